@@ -1,0 +1,133 @@
+"""Ranked options for one position, from a table of Ẽ.
+
+Expected values are *final scores*: the sheet's current score σ(s), bonus
+included, plus Ẽ of what follows. With ``tilde`` the (4096, 64) Ẽ table:
+
+roll 0   no options; ``expected`` = σ(s) + Ẽ(s).
+roll 1/2 one option per distinct keep of the current dice (none to all
+         five): E'1 / E'2 of the keep. Keeping all five means stopping to
+         score now: its value is the best category's E'3 for these dice, and
+         the option names that category and its points.
+roll 3   one option per free category: the points it scores now (bonus
+         included when they lift the upper total to 63) and E'3.
+over     a full sheet: no options; ``expected`` = the final score.
+
+Options are sorted best first (ties: in keep or category index order); each
+carries its loss against the best (≥ 0).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .categories import BONUS_POINTS, BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
+from .dice import KEEP_DICE, ROLL_OFFSET, reroll_expectation, roll_index, subkeeps
+from .position import Position
+from .rules import score_table
+from .solver import category_values, roll_values
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice. ``keep`` (dice values, ascending) for a keep, else ``None``.
+
+    ``category`` and ``points``: the category scored now and its points
+    (bonus included) — for a roll-3 option, or for keeping all five dice.
+    """
+
+    expected: float
+    loss: float
+    keep: tuple[int, ...] | None
+    category: int | None
+    points: int | None
+
+    def to_json(self) -> dict:
+        out: dict = {"expected": self.expected, "loss": self.loss}
+        if self.keep is not None:
+            out["keep"] = list(self.keep)
+        if self.category is not None:
+            out["category"] = self.category
+            out["points"] = self.points
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """``expected``: the expected final score under optimal play from here.
+    ``score``: the sheet's score now (bonus included). ``options``: best first."""
+
+    position: Position
+    expected: float
+    score: int
+    options: tuple[Option, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "expected": self.expected,
+            "score": self.score,
+            "roll": self.position.roll,
+            "over": self.position.is_over,
+            "options": [o.to_json() for o in self.options],
+        }
+
+
+def sheet_state(sheet: tuple[int | None, ...]) -> tuple[int, int, int]:
+    """(mask, ν, σ) of a sheet: filled mask, capped upper total, score with bonus."""
+    mask = sum(1 << c for c, v in enumerate(sheet) if v is not None)
+    upper = sum(v for v in sheet[:N_UPPER] if v is not None)
+    total = sum(v for v in sheet if v is not None)
+    bonus = BONUS_POINTS if upper >= BONUS_THRESHOLD else 0
+    return mask, min(upper, BONUS_THRESHOLD), total + bonus
+
+
+def _category_table(tilde: np.ndarray, scores: np.ndarray, mask: int, nu: int) -> np.ndarray:
+    """(12, 252) Ẽ'3 for every category and roll; -inf for filled categories."""
+    masks, nus = np.array([mask]), np.array([nu])
+    return np.stack([category_values(tilde, scores, masks, nus, c)[:, 0] for c in range(N_CATEGORIES)])
+
+
+def _rank(options: list[Option]) -> tuple[Option, ...]:
+    order = sorted(range(len(options)), key=lambda i: (-options[i].expected, i))
+    best = options[order[0]].expected
+    return tuple(
+        Option(options[i].expected, best - options[i].expected, options[i].keep, options[i].category, options[i].points)
+        for i in order
+    )
+
+
+def advise(position: Position, tilde: np.ndarray) -> Advice:
+    """The ranked options of ``position``; ``tilde`` is the table of its variant."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    if position.is_over:
+        return Advice(position, float(sigma), sigma, ())
+    if position.roll == 0 or position.dice is None:
+        return Advice(position, sigma + float(tilde[mask, nu]), sigma, ())
+    scores = score_table(position.variant)
+    by_category = _category_table(tilde, scores, mask, nu)
+    roll = roll_index(position.dice)
+    free = [c for c in range(N_CATEGORIES) if not mask >> c & 1]
+    points = {c: points_now(c, int(scores[roll, c]), nu) for c in free}
+    best_category = max(free, key=lambda c: (by_category[c, roll], -c))
+    options: list[Option] = []
+    if position.roll == 3:
+        for c in free:
+            options.append(Option(sigma + float(by_category[c, roll]), 0.0, None, c, points[c]))
+    else:
+        e3 = by_category.max(axis=0)
+        keep_values = reroll_expectation(e3 if position.roll == 2 else roll_values(e3))
+        for k in subkeeps(position.dice):
+            if k >= ROLL_OFFSET:  # all five kept: stop and score now
+                value, category, pts = float(e3[roll]), best_category, points[best_category]
+            else:
+                value, category, pts = float(keep_values[k]), None, None
+            options.append(Option(sigma + value, 0.0, KEEP_DICE[k], category, pts))
+    ranked = _rank(options)
+    return Advice(position, ranked[0].expected, sigma, ranked)
+
+
+def points_now(category: int, points: int, nu: int) -> int:
+    """Points a category adds to the sheet's score: its own, plus the bonus
+    when they lift the capped upper total ``nu`` to 63."""
+    if category < N_UPPER and nu < BONUS_THRESHOLD <= nu + points:
+        return points + BONUS_POINTS
+    return points

@@ -1,0 +1,146 @@
+"""Dice multisets and the reroll operators, vectorized over batches of states.
+
+A *keep* is a multiset of 0–5 dice; a *roll* is a keep of exactly five dice.
+Both are stored as count vectors over the faces 1–6 (``counts[f - 1]`` dice
+show face ``f``). There are 462 keeps, of which 252 are rolls.
+
+Keep index order: by size ascending (0, 1, 2, 3, 4, 5 dice), and within one
+size by the ascending tuple of dice values. Size ``k`` occupies the index
+range ``SIZE_OFFSETS[k]:SIZE_OFFSETS[k + 1]``; the rolls are the last block,
+so roll ``r`` (0–251) is keep ``ROLL_OFFSET + r``.
+
+Operators act on arrays whose first axis is the keep or roll index and whose
+remaining axes are a batch (e.g. shape ``(462, B)``): every step is a
+contiguous row operation over the batch.
+"""
+
+from itertools import combinations_with_replacement, product
+from math import factorial
+from typing import Final
+
+import numpy as np
+
+N_FACES: Final = 6
+N_DICE: Final = 5
+
+
+def _enumerate_keeps() -> list[tuple[int, ...]]:
+    keeps: list[tuple[int, ...]] = []
+    for size in range(N_DICE + 1):
+        keeps.extend(combinations_with_replacement(range(1, N_FACES + 1), size))
+    return keeps
+
+
+KEEP_DICE: Final[tuple[tuple[int, ...], ...]] = tuple(_enumerate_keeps())
+"""Dice values of each keep, ascending: ``KEEP_DICE[i]`` for keep index ``i``."""
+N_KEEPS: Final = len(KEEP_DICE)  # 462
+KEEP_COUNTS: Final = np.array(
+    [[d.count(f) for f in range(1, N_FACES + 1)] for d in KEEP_DICE], dtype=np.int64
+)
+"""(462, 6) dice per face for each keep."""
+KEEP_SIZE: Final = KEEP_COUNTS.sum(axis=1)
+SIZE_OFFSETS: Final = tuple(int(np.searchsorted(KEEP_SIZE, k)) for k in range(N_DICE + 2))
+"""Start of each size block: (0, 1, 7, 28, 84, 210, 462)."""
+ROLL_OFFSET: Final = SIZE_OFFSETS[N_DICE]  # 210
+N_ROLLS: Final = N_KEEPS - ROLL_OFFSET  # 252
+ROLL_COUNTS: Final = KEEP_COUNTS[ROLL_OFFSET:]
+"""(252, 6) dice per face for each roll."""
+ROLL_DICE: Final = KEEP_DICE[ROLL_OFFSET:]
+
+_INDEX_OF_COUNTS: Final = {tuple(int(x) for x in c): i for i, c in enumerate(KEEP_COUNTS)}
+
+
+def keep_index(dice: tuple[int, ...] | list[int]) -> int:
+    """Keep index of a multiset of 0–5 dice values (any order)."""
+    counts = [0] * N_FACES
+    for d in dice:
+        counts[d - 1] += 1
+    return _INDEX_OF_COUNTS[tuple(counts)]
+
+
+def roll_index(dice: tuple[int, ...] | list[int]) -> int:
+    """Roll index (0–251) of five dice values (any order)."""
+    if len(dice) != N_DICE:
+        raise ValueError(f"a roll has {N_DICE} dice, got {len(dice)}")
+    return keep_index(dice) - ROLL_OFFSET
+
+
+def _multinomial_probability(counts: np.ndarray) -> float:
+    n = int(counts.sum())
+    ways = factorial(n)
+    for c in counts:
+        ways //= factorial(int(c))
+    return ways / N_FACES**n
+
+
+ROLL_PROBABILITY: Final = np.array([_multinomial_probability(c) for c in ROLL_COUNTS])
+"""(252,) probability of each roll when all five dice are thrown."""
+
+# CHILD[i, f - 1]: index of keep i with one more die showing f (keeps of size < 5).
+CHILD: Final = np.array(
+    [
+        [_INDEX_OF_COUNTS[tuple(int(x) for x in c + np.eye(N_FACES, dtype=np.int64)[f])] for f in range(N_FACES)]
+        for c in KEEP_COUNTS[:ROLL_OFFSET]
+    ],
+    dtype=np.intp,
+)
+# PARENT[i, f - 1]: index of keep i with one die showing f removed, or i itself
+# when keep i has no f (harmless for a running max, which includes i anyway).
+PARENT: Final = np.array(
+    [
+        [
+            _INDEX_OF_COUNTS[tuple(int(x) for x in c - np.eye(N_FACES, dtype=np.int64)[f])] if c[f] else i
+            for f in range(N_FACES)
+        ]
+        for i, c in enumerate(KEEP_COUNTS)
+    ],
+    dtype=np.intp,
+)
+
+
+def reroll_expectation(roll_values: np.ndarray) -> np.ndarray:
+    """Expected value of each keep when its missing dice are thrown.
+
+    ``roll_values``: shape ``(252, *batch)``, a value per roll.
+    Returns shape ``(462, *batch)``: for keep ``k``, the sum over rolls ``τ ⊇ k``
+    of ``P(τ − k) · roll_values[τ]``; rows of the rolls themselves are a copy.
+    Computed one die at a time (a keep of size ``n`` is the mean over the six
+    keeps of size ``n + 1`` that extend it): 1,260 row additions.
+    """
+    out = np.empty((N_KEEPS, *roll_values.shape[1:]), dtype=np.float64)
+    out[ROLL_OFFSET:] = roll_values
+    for size in range(N_DICE - 1, -1, -1):
+        lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
+        children = CHILD[lo:hi]
+        block = out[children[:, 0]]
+        for f in range(1, N_FACES):
+            block += out[children[:, f]]
+        block *= 1.0 / N_FACES
+        out[lo:hi] = block
+    return out
+
+
+def best_subkeep(keep_values: np.ndarray) -> np.ndarray:
+    """Best value over the sub-keeps of each keep.
+
+    ``keep_values``: shape ``(462, *batch)``. Returns the same shape: row ``k``
+    is the maximum of ``keep_values[j]`` over every keep ``j ⊆ k`` (``k``
+    itself and the empty keep included). A running max over keeps with one
+    die fewer, by size ascending.
+    """
+    out = keep_values.copy()
+    for size in range(1, N_DICE + 1):
+        lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
+        parents = PARENT[lo:hi]
+        block = out[lo:hi]
+        for f in range(N_FACES):
+            np.maximum(block, out[parents[:, f]], out=block)
+    return out
+
+
+def subkeeps(roll_dice: tuple[int, ...] | list[int]) -> list[int]:
+    """Keep indices of every distinct sub-multiset of the given dice (none to all)."""
+    counts = [0] * N_FACES
+    for d in roll_dice:
+        counts[d - 1] += 1
+    return [_INDEX_OF_COUNTS[c] for c in product(*(range(n + 1) for n in counts))]

@@ -1,0 +1,152 @@
+"""The position format: the CLI's QUERY and the page's URL query string.
+
+    s=3,,9,,,18,,,,,30,&d=14466&r=2&v=strict
+
+``s``  the sheet: twelve comma-separated fields in category order (see
+       ``categories``), empty where unfilled; each value must be one some roll
+       can score in that category under the variant. Absent: an empty sheet.
+``d``  the five dice as digits 1–6, in any order (the order is kept).
+``r``  the roll: 0 (before the turn's first roll), 1, 2 or 3 (after it).
+       Absent: 0. ``d`` is required for r = 1–3; with r = 0 it may be given and
+       is then only checked, not used.
+``v``  ``strict`` for the strict rules; ``official`` or absent: the official.
+
+Parameters may come in any order, each at most once; names and values may be
+percent-encoded; a leading ``?`` or a whole URL is accepted. A full sheet is a
+valid position (the game is over). Every bad input raises ``PositionError``
+whose message names the field and the reason.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import unquote_plus
+
+from .categories import N_CATEGORIES, NAMES_EN
+from .dice import N_DICE
+from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores
+
+PARAMETERS: Final = ("s", "d", "r", "v")
+_SCORE_RE: Final = re.compile(r"[0-9]{1,3}")
+_DICE_RE: Final = re.compile(r"[1-6]{5}")
+
+
+class PositionError(ValueError):
+    """A position that cannot be read. ``field`` is the parameter at fault."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of a game.
+
+    ``sheet``: 12 entries in category order, ``None`` where unfilled.
+    ``dice``: five values 1–6 as entered, or ``None`` before the first roll.
+    ``roll``: 0–3. ``variant``: the rules.
+    """
+
+    sheet: tuple[int | None, ...]
+    dice: tuple[int, ...] | None
+    roll: int
+    variant: Variant = DEFAULT_VARIANT
+
+    @property
+    def is_over(self) -> bool:
+        return all(v is not None for v in self.sheet)
+
+
+def _split(query: str) -> dict[str, str]:
+    if "?" in query:
+        query = query.split("?", 1)[1]
+    query = query.split("#", 1)[0]
+    params: dict[str, str] = {}
+    for part in query.split("&"):
+        if not part:
+            continue
+        if "=" not in part:
+            raise PositionError(unquote_plus(part), "expected name=value")
+        name, value = (unquote_plus(x) for x in part.split("=", 1))
+        if name not in PARAMETERS:
+            raise PositionError(name, f"unknown parameter (known: {', '.join(PARAMETERS)})")
+        if name in params:
+            raise PositionError(name, "given more than once")
+        params[name] = value
+    return params
+
+
+def _parse_sheet(text: str, variant: Variant) -> tuple[int | None, ...]:
+    fields = text.split(",")
+    if len(fields) != N_CATEGORIES:
+        raise PositionError("s", f"expected {N_CATEGORIES} comma-separated fields, got {len(fields)}")
+    sheet: list[int | None] = []
+    for c, field in enumerate(fields):
+        where = f"field {c + 1} ({NAMES_EN[c]})"
+        if field == "":
+            sheet.append(None)
+            continue
+        if not _SCORE_RE.fullmatch(field):
+            raise PositionError("s", f"{where}: {field!r} is not a number")
+        value = int(field)
+        allowed = possible_scores(variant)[c]
+        if value not in allowed:
+            raise PositionError(
+                "s",
+                f"{where}: {NAMES_EN[c]} cannot score {value} under {variant.name} rules "
+                f"(possible: {_ranges(allowed)})",
+            )
+        sheet.append(value)
+    return tuple(sheet)
+
+
+def _ranges(values: tuple[int, ...]) -> str:
+    """'0, 5–28, 30' for a sorted tuple of ints."""
+    parts: list[str] = []
+    start = prev = values[0]
+    for v in (*values[1:], None):
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}–{prev}" if prev > start + 1 else f"{start}, {prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
+
+
+def parse_query(query: str) -> Position:
+    """Read a position from its query string (see the module docstring)."""
+    params = _split(query.strip())
+    variant_name = params.get("v", DEFAULT_VARIANT.name)
+    if variant_name not in VARIANTS:
+        raise PositionError("v", f"unknown rule variant {variant_name!r} (known: {', '.join(VARIANTS)})")
+    variant = VARIANTS[variant_name]
+    sheet = _parse_sheet(params["s"], variant) if "s" in params else (None,) * N_CATEGORIES
+    roll_text = params.get("r", "0")
+    if roll_text not in ("0", "1", "2", "3"):
+        raise PositionError("r", f"{roll_text!r} is not a roll (0, 1, 2 or 3)")
+    roll = int(roll_text)
+    dice = None
+    if "d" in params:
+        text = params["d"]
+        if len(text) != N_DICE:
+            raise PositionError("d", f"expected {N_DICE} dice, got {len(text)} characters in {text!r}")
+        if not _DICE_RE.fullmatch(text):
+            raise PositionError("d", f"{text!r}: each die is a digit 1–6")
+        dice = tuple(int(ch) for ch in text)
+    elif roll > 0:
+        raise PositionError("d", f"missing: the dice are needed for r={roll}")
+    return Position(sheet=sheet, dice=dice, roll=roll, variant=variant)
+
+
+def format_query(position: Position) -> str:
+    """The canonical query string of a position (``s`` always, ``v`` only if strict)."""
+    parts = ["s=" + ",".join("" if v is None else str(v) for v in position.sheet)]
+    if position.dice is not None:
+        parts.append("d=" + "".join(str(d) for d in position.dice))
+    parts.append(f"r={position.roll}")
+    if position.variant != DEFAULT_VARIANT:
+        parts.append(f"v={position.variant.name}")
+    return "&".join(parts)

@@ -1,0 +1,47 @@
+"""Sheet equivalence classes (mask, ν) and which of them a game can reach.
+
+A sheet is reduced to ``mask`` (12-bit filled-category set, bit ``c`` for
+category ``c``) and ``ν`` = min(63, upper total), 0–63: Ẽ depends on nothing
+else (seed 000). Dense arrays over these states have shape ``(4096, 64)``,
+indexed ``[mask, ν]``.
+
+ν is reachable for a mask iff it is the capped sum of ``face × n`` (n = 0–5)
+over the filled upper categories; it depends only on ``mask & 0b111111``.
+"""
+
+from typing import Final
+
+import numpy as np
+
+from .categories import BONUS_THRESHOLD, N_CATEGORIES, N_UPPER, UPPER_MASK
+from .dice import N_DICE
+
+N_MASKS: Final = 1 << N_CATEGORIES  # 4096
+N_NU: Final = BONUS_THRESHOLD + 1  # 64
+
+
+def _reachable_by_upper() -> np.ndarray:
+    table = np.zeros((1 << N_UPPER, N_NU), dtype=bool)
+    for upper in range(1 << N_UPPER):
+        sums = {0}
+        for c in range(N_UPPER):
+            if upper >> c & 1:
+                sums = {min(BONUS_THRESHOLD, s + (c + 1) * n) for s in sums for n in range(N_DICE + 1)}
+        table[upper, sorted(sums)] = True
+    return table
+
+
+REACHABLE_BY_UPPER: Final = _reachable_by_upper()
+"""(64, 64) bool: ``[upper_mask, ν]`` reachable."""
+REACHABLE: Final = REACHABLE_BY_UPPER[np.arange(N_MASKS) & UPPER_MASK]
+"""(4096, 64) bool: ``[mask, ν]`` reachable."""
+POPCOUNT: Final = np.array([bin(m).count("1") for m in range(N_MASKS)], dtype=np.int64)
+
+
+def states_with_filled(n_filled: int) -> tuple[np.ndarray, np.ndarray]:
+    """Reachable states with ``n_filled`` categories filled: ``(masks, nus)``, each (B,).
+
+    Ordered by mask ascending, then ν ascending.
+    """
+    masks, nus = np.nonzero(REACHABLE & (POPCOUNT == n_filled)[:, None])
+    return masks, nus

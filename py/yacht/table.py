@@ -1,0 +1,165 @@
+"""The table file: Ẽ(mask, ν) of one rule variant, compact and checksummed.
+
+File name: ``yacht-<variant>.table`` (see ``file_name``).
+
+Format version 1.0. A file is, in order:
+
+1. Magic string, 8 bytes: ``b"\\x89YACHT\\r\\n"`` (a non-ASCII first byte and a
+   CRLF catch text-mode mangling, as in PNG).
+2. Format version, 2 bytes: major, minor (unsigned). This describes the file
+   format, not the package version. A reader MUST reject a major version it
+   does not know and SHOULD accept a higher minor version.
+3. Header length ``H``, 4 bytes, unsigned little-endian.
+4. Header, ``H`` bytes: a UTF-8 JSON object with keys sorted, holding
+   ``variant`` (``"official"`` or ``"strict"``), ``layout``
+   (``"upper-lower-nu"``), ``encoding`` (``"i4-delta2d-shuffle-deflate"``),
+   ``scale`` (the fixed-point scale, an integer), ``count`` (number of stored
+   values) and ``sha256`` (hex SHA-256 of the payload).
+5. Payload: the rest of the file, a zlib (deflate) stream.
+
+Layout ``upper-lower-nu``: one value per reachable state ``(mask, ν)``
+except the full sheet (mask 4095, where Ẽ = 0), 178,752 values in all;
+reachability as in ``states.REACHABLE``. States are grouped by the upper
+part of the mask, ``u = mask & 63``, for u = 0, 1, …, 63. Group ``u`` is a
+matrix ``Q[l, j]``: row ``l`` is the lower part ``mask >> 6`` (0–63, but
+0–62 for u = 63), column ``j`` the j-th reachable ν of ``u`` in ascending
+order. Groups follow one another; each is written column by column (j
+outer, l inner).
+
+Encoding ``i4-delta2d-shuffle-deflate``: each value is
+``q = round(Ẽ × scale)`` (so a stored value is within ``0.5 / scale`` of the
+solve). Within a group, ``q`` is differenced along ν (``D[l, j] = Q[l, j] −
+Q[l, j − 1]``, ``D[l, 0] = Q[l, 0]``), then the result along the lower mask
+(``D[l, j] − D[l − 1, j]``, row 0 kept): decoding is a cumulative sum
+along ``l`` then along ``j``. The concatenated numbers are little-endian
+int32, byte-shuffled (all first bytes, then all second bytes, …) and
+deflated at level 9. A reader MUST verify the checksum, the decompressed
+length (``4 × count``) and ``count`` before using any value.
+
+Writing is deterministic: the same Ẽ gives the same bytes.
+"""
+
+import hashlib
+import json
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from .categories import FULL_MASK, N_CATEGORIES, N_UPPER
+from .rules import VARIANTS
+from .states import N_MASKS, N_NU, REACHABLE, REACHABLE_BY_UPPER
+
+MAGIC: Final = b"\x89YACHT\r\n"
+VERSION: Final = (1, 0)
+LAYOUT: Final = "upper-lower-nu"
+ENCODING: Final = "i4-delta2d-shuffle-deflate"
+SCALE: Final = 1 << 17
+"""Fixed-point scale: values are stored to within 2^-18 ≈ 3.8e-6."""
+
+_STORED: Final = REACHABLE.copy()
+_STORED[FULL_MASK] = False
+STORED_COUNT: Final = int(_STORED.sum())
+
+
+def _groups() -> list[tuple[np.ndarray, np.ndarray]]:
+    """For u = 0–63: (masks (rows,), nus (columns,)) of group u in stored order."""
+    groups = []
+    for upper in range(1 << N_UPPER):
+        masks = (np.arange(1 << (N_CATEGORIES - N_UPPER)) << N_UPPER) | upper
+        masks = masks[masks != FULL_MASK]
+        groups.append((masks, np.flatnonzero(REACHABLE_BY_UPPER[upper])))
+    return groups
+
+
+_GROUPS: Final = _groups()
+
+
+class TableError(ValueError):
+    """A table file that cannot be used; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Ẽ of one variant: ``tilde`` is (4096, 64) float64, indexed ``[mask, ν]``,
+    NaN where unreachable."""
+
+    variant: str
+    tilde: np.ndarray
+
+
+def file_name(variant: str) -> str:
+    return f"yacht-{variant}.table"
+
+
+def encode(variant: str, tilde: np.ndarray) -> bytes:
+    """The table file for ``tilde`` (shape (4096, 64); only reachable entries are read)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    parts = []
+    for masks, nus in _GROUPS:
+        quantized = np.rint(tilde[np.ix_(masks, nus)] * SCALE).astype(np.int64)
+        deltas = np.diff(np.diff(quantized, axis=1, prepend=0), axis=0, prepend=0)
+        parts.append(deltas.T.ravel())
+    deltas = np.concatenate(parts).astype("<i4")
+    shuffled = deltas.view(np.uint8).reshape(-1, 4).T.tobytes()
+    payload = zlib.compress(shuffled, 9)
+    header = {
+        "count": STORED_COUNT,
+        "encoding": ENCODING,
+        "layout": LAYOUT,
+        "scale": SCALE,
+        "sha256": hashlib.sha256(payload).hexdigest(),
+        "variant": variant,
+    }
+    header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    return MAGIC + bytes(VERSION) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
+
+
+def decode(data: bytes, *, source: str = "table") -> Table:
+    """Read and verify a table file. Raises ``TableError`` naming ``source`` and the fault."""
+    fixed = len(MAGIC) + 2 + 4
+    if len(data) < fixed or data[: len(MAGIC)] != MAGIC:
+        raise TableError(f"{source}: not a Yacht table file (bad magic bytes)")
+    major, minor = data[len(MAGIC)], data[len(MAGIC) + 1]
+    if major != VERSION[0]:
+        raise TableError(f"{source}: format version {major}.{minor} is not supported (this reader: {VERSION[0]}.x)")
+    (header_len,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
+    if len(data) < fixed + header_len:
+        raise TableError(f"{source}: truncated header")
+    try:
+        header = json.loads(data[fixed : fixed + header_len].decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise TableError(f"{source}: unreadable header ({e})") from None
+    if not isinstance(header, dict):
+        raise TableError(f"{source}: header is not a JSON object")
+    expected = {"layout": LAYOUT, "encoding": ENCODING, "count": STORED_COUNT}
+    for key, value in expected.items():
+        if header.get(key) != value:
+            raise TableError(f"{source}: header {key} is {header.get(key)!r}, expected {value!r}")
+    variant, scale, checksum = header.get("variant"), header.get("scale"), header.get("sha256")
+    if variant not in VARIANTS:
+        raise TableError(f"{source}: unknown variant {variant!r}")
+    if not isinstance(scale, int) or scale <= 0:
+        raise TableError(f"{source}: bad scale {scale!r}")
+    payload = data[fixed + header_len :]
+    if hashlib.sha256(payload).hexdigest() != checksum:
+        raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
+    try:
+        shuffled = zlib.decompress(payload)
+    except zlib.error as e:
+        raise TableError(f"{source}: payload does not decompress ({e})") from None
+    if len(shuffled) != 4 * STORED_COUNT:
+        raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {4 * STORED_COUNT}")
+    deltas = np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
+    tilde = np.full((N_MASKS, N_NU), np.nan)
+    start = 0
+    for masks, nus in _GROUPS:
+        stop = start + len(masks) * len(nus)
+        block = deltas[start:stop].reshape(len(nus), len(masks)).T
+        tilde[np.ix_(masks, nus)] = block.cumsum(axis=0, dtype=np.int64).cumsum(axis=1) / scale
+        start = stop
+    tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
+    return Table(variant=variant, tilde=tilde)
