@@ -1,0 +1,1 @@
+"""Offline build: solve each rule variant and write its table file."""
