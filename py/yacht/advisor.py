@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .categories import BONUS_POINTS, BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
-from .dice import KEEP_DICE, ROLL_OFFSET, reroll_expectation, roll_index, subkeeps
+from .dice import KEEP_DICE, ROLL_OFFSET, best_subkeep, keeps_from_rolls, reroll_expectation, roll_index, subkeeps
 from .position import Position
 from .rules import score_table
-from .solver import category_values, roll_values
+from .solver import category_values
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,10 @@ def advise(position: Position, tilde: np.ndarray) -> Advice:
             options.append(Option(sigma + float(by_category[c, roll]), 0.0, None, c, points[c]))
     else:
         e3 = by_category.max(axis=0)
-        keep_values = reroll_expectation(e3 if position.roll == 2 else roll_values(e3))
+        keep_values = keeps_from_rolls(e3)
+        if position.roll == 1:  # E2 over the rolls, then E'1 of the keeps
+            best_subkeep(reroll_expectation(keep_values))
+        reroll_expectation(keep_values)
         for k in subkeeps(position.dice):
             if k >= ROLL_OFFSET:  # all five kept: stop and score now
                 value, category, pts = float(e3[roll]), best_category, points[best_category]

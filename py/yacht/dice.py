@@ -111,45 +111,60 @@ def _subkeep_steps() -> tuple[tuple[int, int, np.ndarray], ...]:
 SUBKEEP_STEPS: Final = _subkeep_steps()
 
 
-def reroll_expectation(roll_values: np.ndarray) -> np.ndarray:
-    """Expected value of each keep when its missing dice are thrown.
+def keeps_from_rolls(roll_values: np.ndarray) -> np.ndarray:
+    """A new ``(462, *batch)`` array: rows of the rolls hold ``roll_values``
+    (shape ``(252, *batch)``), the other rows 0."""
+    keeps = np.zeros((N_KEEPS, *roll_values.shape[1:]))
+    keeps[ROLL_OFFSET:] = roll_values
+    return keeps
 
-    ``roll_values``: shape ``(252, *batch)``, a value per roll.
-    Returns shape ``(462, *batch)``: for keep ``k``, the sum over rolls ``τ ⊇ k``
-    of ``P(τ − k) · roll_values[τ]``; rows of the rolls themselves are a copy.
-    Computed one die at a time (a keep of size ``n`` is the mean over the six
-    keeps of size ``n + 1`` that extend it): 1,260 row additions.
+
+def _scratch_rows(scratch: np.ndarray | None, keeps: np.ndarray, rows: int) -> np.ndarray:
+    """A ``(rows, *batch)`` work array, taken from the start of ``scratch``
+    (flat float64, at least 252 × batch) when one is given."""
+    shape = (rows, *keeps.shape[1:])
+    if scratch is None:
+        return np.empty(shape)
+    return scratch[: rows * (keeps[0].size)].reshape(shape)
+
+
+def reroll_expectation(keeps: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    """Expected value of each keep when its missing dice are thrown, in place.
+
+    ``keeps``: shape ``(462, *batch)`` whose roll rows (210:) hold a value per
+    roll. Rows 0:210 are overwritten: keep ``k`` gets the sum over rolls
+    ``τ ⊇ k`` of ``P(τ − k) · value[τ]``. Computed one die at a time (a keep
+    of size ``n`` is the mean over the six keeps of size ``n + 1`` that
+    extend it): 1,260 row operations. ``scratch``: optional flat work buffer
+    (so that a hot loop allocates nothing). Returns ``keeps``.
     """
-    out = np.empty((N_KEEPS, *roll_values.shape[1:]), dtype=np.float64)
-    out[ROLL_OFFSET:] = roll_values
-    gathered = np.empty_like(out[: ROLL_OFFSET - SIZE_OFFSETS[N_DICE - 1]])
+    gathered = _scratch_rows(scratch, keeps, ROLL_OFFSET - SIZE_OFFSETS[N_DICE - 1])
     for size in range(N_DICE - 1, -1, -1):
         lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
-        block, tmp = out[lo:hi], gathered[: hi - lo]
-        np.take(out, CHILD[lo:hi, 0], axis=0, out=block, mode="clip")
+        block, tmp = keeps[lo:hi], gathered[: hi - lo]
+        np.take(keeps, CHILD[lo:hi, 0], axis=0, out=block, mode="clip")
         for f in range(1, N_FACES):
-            np.take(out, CHILD[lo:hi, f], axis=0, out=tmp, mode="clip")
+            np.take(keeps, CHILD[lo:hi, f], axis=0, out=tmp, mode="clip")
             block += tmp
         block *= 1.0 / N_FACES
-    return out
+    return keeps
 
 
-def best_subkeep(keep_values: np.ndarray) -> np.ndarray:
-    """Best value over the sub-keeps of each keep.
+def best_subkeep(keeps: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    """Best value over the sub-keeps of each keep, in place.
 
-    ``keep_values``: shape ``(462, *batch)``. Returns the same shape: row ``k``
-    is the maximum of ``keep_values[j]`` over every keep ``j ⊆ k`` (``k``
-    itself and the empty keep included). A running max over keeps with one
-    die fewer, by size ascending: 1,260 row operations (one per distinct face
-    of each keep).
+    ``keeps``: shape ``(462, *batch)``. Row ``k`` becomes the maximum of the
+    values of every keep ``j ⊆ k`` (``k`` itself and the empty keep
+    included). A running max over keeps with one die fewer, by size
+    ascending: 1,260 row operations (one per distinct face of each keep).
+    ``scratch`` as in ``reroll_expectation``. Returns ``keeps``.
     """
-    out = keep_values.copy()
-    gathered = np.empty_like(out[ROLL_OFFSET:])
+    gathered = _scratch_rows(scratch, keeps, N_ROLLS)
     for lo, hi, parents in SUBKEEP_STEPS:
         tmp = gathered[: hi - lo]
-        np.take(out, parents, axis=0, out=tmp, mode="clip")
-        np.maximum(out[lo:hi], tmp, out=out[lo:hi])
-    return out
+        np.take(keeps, parents, axis=0, out=tmp, mode="clip")
+        np.maximum(keeps[lo:hi], tmp, out=keeps[lo:hi])
+    return keeps
 
 
 def subkeeps(roll_dice: tuple[int, ...] | list[int]) -> list[int]:

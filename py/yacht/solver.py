@@ -27,9 +27,21 @@ from typing import Final
 import numpy as np
 
 from .categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
-from .dice import N_DICE, ROLL_COUNTS, ROLL_OFFSET, ROLL_PROBABILITY, best_subkeep, reroll_expectation
+from .dice import (
+    N_DICE,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_COUNTS,
+    ROLL_OFFSET,
+    ROLL_PROBABILITY,
+    best_subkeep,
+    reroll_expectation,
+)
 from .rules import Variant, score_table
 from .states import N_MASKS, N_NU, REACHABLE, states_with_filled
+
+# This process's solve: the shared table, the variant's scores and work buffers.
+_SHARED: dict = {}
 
 CHUNK: Final = 256
 """States per batch in the solver: (462, 256) float64 blocks stay in a 2 MiB L2 cache."""
@@ -95,8 +107,8 @@ def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _HALVES, _ROLL_LOW, _ROLL_HIGH = _half_counts()
 
 
-def _best_upper(after: list[np.ndarray]) -> np.ndarray:
-    """max over the six upper categories of Ẽ'3, shape (252, B).
+def _best_upper(after: list[np.ndarray], out: np.ndarray, scratch: np.ndarray) -> None:
+    """max over the six upper categories of Ẽ'3 into ``out`` (252, B).
 
     For face f the value depends on the roll only through the count of f, so
     the max is taken over faces 1–3 and 4–6 separately on the 56 possible
@@ -108,59 +120,73 @@ def _best_upper(after: list[np.ndarray]) -> np.ndarray:
         for k in (1, 2):
             np.maximum(part, after[first + k][_HALVES[:, k]], out=part)
         parts.append(part)
-    best = parts[0][_ROLL_LOW]
-    np.maximum(best, parts[1][_ROLL_HIGH], out=best)
-    return best
+    np.take(parts[0], _ROLL_LOW, axis=0, out=out, mode="clip")
+    np.take(parts[1], _ROLL_HIGH, axis=0, out=scratch, mode="clip")
+    np.maximum(out, scratch, out=out)
 
 
-def turn_end_values(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> np.ndarray:
+def turn_end_values(
+    tilde: np.ndarray,
+    scores: np.ndarray,
+    masks: np.ndarray,
+    nus: np.ndarray,
+    out: np.ndarray | None = None,
+    scratch: np.ndarray | None = None,
+) -> np.ndarray:
     """E3: the best Ẽ'3 over the free categories, shape ``(252, B)``.
 
     Equal to the max of ``category_values`` over the categories, computed
     with less work: the upper categories through ``_best_upper``; a lower
     category scores 0 for most rolls, so the best zero-point lower choice is
     one (B,) row for all rolls, and each lower category then updates only
-    the rolls where it scores points.
+    the rolls where it scores points. ``out`` and ``scratch`` (252, B):
+    optional buffers, so that a hot loop allocates nothing.
     """
+    shape = (len(scores), len(masks))
+    best = np.empty(shape) if out is None else out
+    scratch = np.empty(shape) if scratch is None else scratch
     after = [_after_scoring(tilde, masks, nus, c) for c in range(N_CATEGORIES)]
     lower = _scoring_rows(scores.tobytes())[N_UPPER:]
     zero = np.full(len(masks), -np.inf)
     for c, (rows, _) in enumerate(lower, N_UPPER):
         if len(rows) < len(scores):
             np.maximum(zero, after[c][0], out=zero)
-    best = _best_upper(after)
+    _best_upper(after, best, scratch)
     np.maximum(best, zero, out=best)
     for c, (rows, points) in enumerate(lower, N_UPPER):
-        candidate = points + after[c]
         if len(rows) == len(scores):
-            np.maximum(best, candidate, out=best)
+            np.add(points, after[c], out=scratch)
+            np.maximum(best, scratch, out=best)
         else:
             current = best[rows]
-            np.maximum(current, candidate, out=current)
+            np.maximum(current, points + after[c], out=current)
             best[rows] = current
     return best
-
-
-def roll_values(next_roll: np.ndarray) -> np.ndarray:
-    """E_k from E_{k+1} (both ``(252, B)``): reroll expectation, then best sub-keep."""
-    return best_subkeep(reroll_expectation(next_roll))[ROLL_OFFSET:]
 
 
 def solve_states(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> np.ndarray:
     """Ẽ of a batch of states whose successors are already in ``tilde``: shape (B,).
 
-    Every step works column by column, so a state's value does not depend on
-    which batch it is solved in (the last sum is not a BLAS product for that
-    reason).
+    Works in this process's preallocated buffers: fresh arrays of this size
+    would be fresh pages from the OS every time, which costs more than the
+    arithmetic. Every step works column by column, so a state's value does
+    not depend on which batch it is solved in. Not thread-safe (one solve
+    per process at a time).
     """
-    e3 = turn_end_values(tilde, scores, masks, nus)
-    e1 = roll_values(roll_values(e3))
-    e1 *= ROLL_PROBABILITY[:, None]
-    return e1.sum(axis=0)
-
-
-# The forked workers' view of the shared table and the variant's scores.
-_SHARED: dict[str, np.ndarray] = {}
+    size = len(masks)
+    buffers = _SHARED.get("buffers")
+    if buffers is None or buffers[0].size < N_KEEPS * size:
+        capacity = max(size, CHUNK)
+        buffers = _SHARED["buffers"] = (np.empty(N_KEEPS * capacity), np.empty(N_ROLLS * capacity))
+    keeps = buffers[0][: N_KEEPS * size].reshape(N_KEEPS, size)
+    scratch = buffers[1][: N_ROLLS * size]
+    rolls = keeps[ROLL_OFFSET:]
+    turn_end_values(tilde, scores, masks, nus, out=rolls, scratch=scratch.reshape(N_ROLLS, size))
+    for _ in range(2):  # roll 2, then roll 1: E_k from E_{k+1}
+        reroll_expectation(keeps, scratch)
+        best_subkeep(keeps, scratch)
+    weighted = np.multiply(rolls, ROLL_PROBABILITY[:, None], out=scratch.reshape(N_ROLLS, size))
+    return weighted.sum(axis=0)
 
 
 def _solve_level_chunk(task: tuple[int, int]) -> None:
@@ -211,4 +237,5 @@ def solve(
                     progress(n_filled, n_states)
         return tilde.copy()
     finally:
-        _SHARED.clear()
+        _SHARED.pop("tilde")
+        _SHARED.pop("scores")

@@ -13,9 +13,11 @@ Format version 1.0. A file is, in order:
 4. Header, ``H`` bytes: a UTF-8 JSON object with keys sorted, holding
    ``variant`` (``"official"`` or ``"strict"``), ``layout``
    (``"upper-lower-nu"``), ``encoding`` (``"i4-delta2d-shuffle-deflate"``),
-   ``scale`` (the fixed-point scale, an integer), ``count`` (number of stored
-   values) and ``sha256`` (hex SHA-256 of the payload).
-5. Payload: the rest of the file, a zlib (deflate) stream.
+   ``scale`` (the fixed-point scale, an integer) and ``count`` (number of
+   stored values).
+5. Payload: a zlib (deflate) stream, up to the last 32 bytes.
+6. Checksum, 32 bytes: the SHA-256 digest of every byte before it (magic,
+   version, header and payload), so that any damaged byte is caught.
 
 Layout ``upper-lower-nu``: one value per reachable state ``(mask, ν)``
 except the full sheet (mask 4095, where Ẽ = 0), 178,752 values in all;
@@ -62,6 +64,7 @@ SCALE: Final = 1 << 17
 _STORED: Final = REACHABLE.copy()
 _STORED[FULL_MASK] = False
 STORED_COUNT: Final = int(_STORED.sum())
+_DIGEST_SIZE: Final = 32
 
 
 def _groups() -> list[tuple[np.ndarray, np.ndarray]]:
@@ -111,24 +114,29 @@ def encode(variant: str, tilde: np.ndarray) -> bytes:
         "encoding": ENCODING,
         "layout": LAYOUT,
         "scale": SCALE,
-        "sha256": hashlib.sha256(payload).hexdigest(),
         "variant": variant,
     }
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-    return MAGIC + bytes(VERSION) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
+    body = MAGIC + bytes(VERSION) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
+    return body + hashlib.sha256(body).digest()
 
 
 def decode(data: bytes, *, source: str = "table") -> Table:
     """Read and verify a table file. Raises ``TableError`` naming ``source`` and the fault."""
     fixed = len(MAGIC) + 2 + 4
-    if len(data) < fixed or data[: len(MAGIC)] != MAGIC:
+    if len(data) < len(MAGIC) or data[: len(MAGIC)] != MAGIC:
         raise TableError(f"{source}: not a Yacht table file (bad magic bytes)")
+    if len(data) < fixed + _DIGEST_SIZE:
+        raise TableError(f"{source}: truncated ({len(data)} bytes)")
     major, minor = data[len(MAGIC)], data[len(MAGIC) + 1]
     if major != VERSION[0]:
         raise TableError(f"{source}: format version {major}.{minor} is not supported (this reader: {VERSION[0]}.x)")
+    body, digest = data[:-_DIGEST_SIZE], data[-_DIGEST_SIZE:]
+    if hashlib.sha256(body).digest() != digest:
+        raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
     (header_len,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
-    if len(data) < fixed + header_len:
-        raise TableError(f"{source}: truncated header")
+    if len(body) < fixed + header_len:
+        raise TableError(f"{source}: header length {header_len} runs past the end of the file")
     try:
         header = json.loads(data[fixed : fixed + header_len].decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -139,14 +147,12 @@ def decode(data: bytes, *, source: str = "table") -> Table:
     for key, value in expected.items():
         if header.get(key) != value:
             raise TableError(f"{source}: header {key} is {header.get(key)!r}, expected {value!r}")
-    variant, scale, checksum = header.get("variant"), header.get("scale"), header.get("sha256")
+    variant, scale = header.get("variant"), header.get("scale")
     if variant not in VARIANTS:
         raise TableError(f"{source}: unknown variant {variant!r}")
     if not isinstance(scale, int) or scale <= 0:
         raise TableError(f"{source}: bad scale {scale!r}")
-    payload = data[fixed + header_len :]
-    if hashlib.sha256(payload).hexdigest() != checksum:
-        raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
+    payload = body[fixed + header_len :]
     try:
         shuffled = zlib.decompress(payload)
     except zlib.error as e:
