@@ -1,0 +1,60 @@
+# The two commands of the README:  make serve  and  make test.
+# Everything they need is set up here on a fresh machine (.venv/, node_modules/,
+# the tables, the site, a headless Chromium for the browser tests).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+CORE := $(wildcard py/yacht/*.py) build_table/__main__.py
+TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table
+EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
+
+.PHONY: serve test bench tables site advise lint chromium clean
+
+# Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
+serve: site
+	@echo "Serving public/ on http://127.0.0.1:$(PORT)/  (example: http://127.0.0.1:$(PORT)/?$(EXAMPLE))"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory public
+
+# Every test: lint, the core and CLI tests, the browser tests.
+test: site chromium
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest
+
+bench: site chromium
+	$(PY) bench/bench_core.py
+	$(PY) bench/bench_page.py
+
+# The CLI on an example position.
+advise: $(TABLES)
+	$(PY) -m yacht advise '$(EXAMPLE)'
+
+tables: $(TABLES)
+
+site: $(TABLES) $(VENV)/.installed
+	$(PY) web/build_site.py
+
+$(TABLES) &: $(CORE) $(VENV)/.installed
+	$(PY) -m build_table
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+# A headless Chromium for Playwright: Debian's package (Playwright's own
+# download cannot reach its host from our machines).
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "No chromium found: install Debian's 'chromium' package or run '$(PY) -m playwright install chromium'"; \
+	fi
+
+clean:
+	rm -rf public/tables public/pyodide public/py .cache
