@@ -25,3 +25,38 @@ def positions(draw, rolls=(0, 1, 2, 3), max_filled: int = N_CATEGORIES):
     roll = draw(st.sampled_from(rolls))
     roll_dice = draw(dice) if roll > 0 else draw(st.none() | dice)
     return Position(sheet=sheet, dice=roll_dice, roll=roll, variant=variant)
+
+
+def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = None):
+    """A legal game record played by the advisor's best choices, dice from ``rng``.
+
+    With ``mistake_at`` = k, the k-th decision (0-based) takes the worst
+    option instead. Returns (game, index of each decision's turn).
+    """
+    from yacht.advisor import advise
+    from yacht.game import Game, Turn
+    from yacht.position import Position
+    from yacht.rules import score_table
+
+    scores = score_table(variant)
+    sheet: list = [None] * N_CATEGORIES
+    record = []
+    decision = 0
+    for _ in range(turns):
+        dice = tuple(int(x) for x in rng.integers(1, 7, 5))
+        rolls, keeps, category = [dice], [], None
+        for roll in (1, 2, 3):
+            advice = advise(Position(tuple(sheet), dice, roll, variant), tilde)
+            option = advice.options[-1 if decision == mistake_at else 0]
+            decision += 1
+            if option.keep is None or len(option.keep) == 5:
+                category = option.category
+                break
+            keeps.append(option.keep)
+            dice = option.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(option.keep)))
+            rolls.append(dice)
+        from yacht.dice import roll_index
+
+        sheet[category] = int(scores[roll_index(dice), category])
+        record.append(Turn(tuple(rolls), tuple(keeps), category))
+    return Game(turns=tuple(record), variant=variant)

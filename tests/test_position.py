@@ -78,7 +78,8 @@ def test_a_full_sheet_is_a_valid_position():
         ("x=1", "x", "unknown parameter"),
         ("v=house", "v", "unknown rule variant 'house'"),
         ("r=1&r=2&d=12345", "r", "given more than once"),
-        ("s", "s", "expected name=value"),
+        ("s", "query", "'s' is not name=value"),
+        ("=3&r=0", "query", "'=3' has no parameter name"),
     ],
 )
 def test_bad_input_names_the_field_and_the_reason(query, field, reason):

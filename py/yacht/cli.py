@@ -2,6 +2,7 @@
 
     python -m yacht advise QUERY [QUERY ...] [--json] [--tables DIR]
     python -m yacht advise - [--json]          # one query per line on stdin
+    python -m yacht review GAME [--json]       # grade every decision of a game record
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
 ``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
@@ -16,9 +17,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from .api import advise_query, variant_of
+from .api import advise_query, review_query, variant_of
 from .categories import NAMES_EN
-from .position import PositionError
 from .table import Table, TableError, decode, file_name
 
 DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
@@ -75,6 +75,47 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _fmt_option(option: dict) -> str:
+    if "keep" in option:
+        what = "keep " + _fmt_keep(option["keep"])
+        if "category" in option:
+            what = f"{what} = score {NAMES_EN[option['category']]} ({option['points']})"
+        return what
+    return f"score {NAMES_EN[option['category']]} ({option['points']})"
+
+
+def render_review(result: dict) -> str:
+    """A readable review: the summary, then one line per decision."""
+    lines = [f"{result['query']}  [{result['variant']}]"]
+    if result["final"] is not None:
+        lines.append(f"Final score {result['final']}")
+    else:
+        lines.append(f"Game in progress ({result['position']}): expected final score {result['last']:.4f}")
+    n = len(result["decisions"])
+    lines.append(
+        f"Expected at the start {result['start']:.4f}; the dice (luck) {result['luck']:+.4f}; "
+        f"the decisions (skill) {-result['total_loss']:+.4f} over {n} decision{'s' * (n != 1)} "
+        f"(mean loss {result['mean_loss']:.4f})"
+    )
+    if n:
+        lines.append(f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<34} {'best':<34} {'loss':>8}")
+    for d in result["decisions"]:
+        loss = f"−{d['loss']:.4f}" if d["loss"] > 0 else "best"
+        dice_text = "".join(map(str, d["dice"]))
+        lines.append(
+            f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<34} "
+            f"{_fmt_option(d['best']):<34} {loss:>8}"
+        )
+    if result["costliest"]:
+        worst = ", ".join(
+            f"turn {result['decisions'][i]['turn']} roll {result['decisions'][i]['roll']} "
+            f"(−{result['decisions'][i]['loss']:.4f})"
+            for i in result["costliest"]
+        )
+        lines.append(f"Costliest: {worst}")
+    return "\n".join(lines)
+
+
 def _queries(args: list[str]) -> Iterable[str]:
     for arg in args:
         if arg == "-":
@@ -85,25 +126,26 @@ def _queries(args: list[str]) -> Iterable[str]:
             yield arg
 
 
-def advise_command(queries: list[str], as_json: bool, folder: Path) -> int:
+def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_text) -> int:
+    """Answer each query (``answer(query, tables)``), printing JSON lines or text."""
     tables = _Tables(folder)
     status = 0
     first = True
     for query in _queries(queries):
         try:
             tables.load(variant_of(query))
-            result = advise_query(query, tables)
-        except PositionError as e:
-            print(f"error: {query!r}: {e}", file=sys.stderr)
-            status = 2
-            continue
+            result = answer(query, tables)
         except TableError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
+        except ValueError as e:  # PositionError, GameError
+            print(f"error: {query!r}: {e}", file=sys.stderr)
+            status = 2
+            continue
         if as_json:
             print(json.dumps(result, ensure_ascii=False), flush=True)
         else:
-            print(("" if first else "\n") + render(result), flush=True)
+            print(("" if first else "\n") + render_text(result), flush=True)
         first = False
     return status
 
@@ -118,16 +160,26 @@ def main(argv: list[str] | None = None) -> int:
         "(s: sheet, d: dice, r: roll 0-3, v=strict); '-' reads one query per line from stdin.",
     )
     advise_parser.add_argument("queries", nargs="+", metavar="QUERY")
-    advise_parser.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
-    advise_parser.add_argument(
-        "--tables",
-        type=Path,
-        default=Path(os.environ.get("YACHT_TABLES", DEFAULT_TABLES)),
-        help="folder of the table files (default: $YACHT_TABLES or public/tables)",
+    review_parser = commands.add_parser(
+        "review",
+        help="grade every decision of game records",
+        description="Grade every decision of each game record: GAME is the page's link query, e.g. "
+        "'h=14466-4466-24466g.12356-6-16663-666-66634f' (with s=, r=, v= as needed) or the whole link; "
+        "'-' reads one per line from stdin.",
     )
+    review_parser.add_argument("queries", nargs="+", metavar="GAME")
+    for sub in (advise_parser, review_parser):
+        sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+        sub.add_argument(
+            "--tables",
+            type=Path,
+            default=Path(os.environ.get("YACHT_TABLES", DEFAULT_TABLES)),
+            help="folder of the table files (default: $YACHT_TABLES or public/tables)",
+        )
     args = parser.parse_args(argv)
+    answer, render_text = (advise_query, render) if args.command == "advise" else (review_query, render_review)
     try:
-        return advise_command(args.queries, args.json, args.tables)
+        return run_queries(args.queries, args.json, args.tables, answer, render_text)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

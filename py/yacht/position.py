@@ -11,7 +11,8 @@
        is then only checked, not used.
 ``v``  ``strict`` for the strict rules; ``official`` or absent: the official.
 
-Parameters may come in any order, each at most once; names and values may be
+Parameters may come in any order, each at most once (a malformed part is
+reported under the field name ``query``); names and values may be
 percent-encoded; a leading ``?`` or a whole URL is accepted. A full sheet is a
 valid position (the game is over). Every bad input raises ``PositionError``
 whose message names the field and the reason.
@@ -59,7 +60,8 @@ class Position:
         return all(v is not None for v in self.sheet)
 
 
-def _split(query: str) -> dict[str, str]:
+def split_query(query: str, known: tuple[str, ...] = PARAMETERS) -> dict[str, str]:
+    """The parameters of a query string (or URL), each at most once and all ``known``."""
     if "?" in query:
         query = query.split("?", 1)[1]
     query = query.split("#", 1)[0]
@@ -68,17 +70,20 @@ def _split(query: str) -> dict[str, str]:
         if not part:
             continue
         if "=" not in part:
-            raise PositionError(unquote_plus(part), "expected name=value")
+            raise PositionError("query", f"{unquote_plus(part)!r} is not name=value")
         name, value = (unquote_plus(x) for x in part.split("=", 1))
-        if name not in PARAMETERS:
-            raise PositionError(name, f"unknown parameter (known: {', '.join(PARAMETERS)})")
+        if not name:
+            raise PositionError("query", f"{part!r} has no parameter name")
+        if name not in known:
+            raise PositionError(name, f"unknown parameter (known: {', '.join(known)})")
         if name in params:
             raise PositionError(name, "given more than once")
         params[name] = value
     return params
 
 
-def _parse_sheet(text: str, variant: Variant) -> tuple[int | None, ...]:
+def parse_sheet(text: str, variant: Variant) -> tuple[int | None, ...]:
+    """The ``s`` value: 12 entries, ``None`` where unfilled."""
     fields = text.split(",")
     if len(fields) != N_CATEGORIES:
         raise PositionError("s", f"expected {N_CATEGORIES} comma-separated fields, got {len(fields)}")
@@ -118,12 +123,12 @@ def _ranges(values: tuple[int, ...]) -> str:
 
 def parse_query(query: str) -> Position:
     """Read a position from its query string (see the module docstring)."""
-    params = _split(query.strip())
+    params = split_query(query.strip())
     variant_name = params.get("v", DEFAULT_VARIANT.name)
     if variant_name not in VARIANTS:
         raise PositionError("v", f"unknown rule variant {variant_name!r} (known: {', '.join(VARIANTS)})")
     variant = VARIANTS[variant_name]
-    sheet = _parse_sheet(params["s"], variant) if "s" in params else (None,) * N_CATEGORIES
+    sheet = parse_sheet(params["s"], variant) if "s" in params else (None,) * N_CATEGORIES
     roll_text = params.get("r", "0")
     if roll_text not in ("0", "1", "2", "3"):
         raise PositionError("r", f"{roll_text!r} is not a roll (0, 1, 2 or 3)")

@@ -1,0 +1,223 @@
+"""Fixtures for the page's browser tests: the built site served on localhost, headless Chromium.
+
+The session runs the site build (``web/build_site.py``; quick when nothing changed), serves
+``public/`` with ``http.server`` on 127.0.0.1 and a free port, and starts Chromium through
+Playwright: Debian's ``/usr/bin/chromium`` where it exists, else Playwright's own browser.
+The server can hold or fail chosen paths, so tests can see the page while it loads or when
+a download fails without waiting on the clock.
+"""
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from yacht.api import advise_query
+from yacht.rules import VARIANTS
+from yacht.table import Table, decode, file_name
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "public"
+ARTIFACTS = ROOT / "artifacts"
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LOAD_TIMEOUT_MS = 120_000
+"""Loading Pyodide + NumPy takes seconds; allow for a slow, busy machine."""
+expect.set_options(timeout=LOAD_TIMEOUT_MS)
+
+MIME_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".table": "application/octet-stream",
+}
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    """``public/`` on 127.0.0.1; ``hold`` and ``fail`` change how chosen paths are answered."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        handler = functools.partial(_Handler, directory=str(PUBLIC))
+        super().__init__(("127.0.0.1", 0), handler)
+        self.held: dict[str, threading.Event] = {}
+        self.failing: dict[str, int] = {}
+
+    def url(self, path: str = "") -> str:
+        return f"http://127.0.0.1:{self.server_port}/{path}"
+
+    @contextmanager
+    def hold(self, path: str) -> Iterator[threading.Event]:
+        """Requests for ``path`` wait until the yielded event is set (at the latest on exit)."""
+        gate = self.held[path] = threading.Event()
+        try:
+            yield gate
+        finally:
+            gate.set()
+            del self.held[path]
+
+    @contextmanager
+    def fail(self, path: str, status: int = 503) -> Iterator[None]:
+        """Requests for ``path`` are answered with ``status`` until the block ends."""
+        self.failing[path] = status
+        try:
+            yield
+        finally:
+            del self.failing[path]
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    server: SiteServer
+    extensions_map = MIME_TYPES
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path
+        if path in self.server.failing:
+            self.send_error(self.server.failing[path])
+            return
+        if path in self.server.held:
+            self.server.held[path].wait(timeout=LOAD_TIMEOUT_MS / 1000)
+        super().do_GET()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """``public/`` built from the current sources (the build rewrites only what changed)."""
+    build = subprocess.run(
+        [sys.executable, str(ROOT / "web" / "build_site.py")], cwd=ROOT, capture_output=True, text=True
+    )
+    if build.returncode != 0:
+        pytest.fail(f"web/build_site.py failed:\n{build.stdout}{build.stderr}", pytrace=False)
+    return PUBLIC
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[SiteServer]:
+    httpd = SiteServer()
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def launch_chromium(playwright: Playwright) -> Browser:
+    """Headless Chromium: Debian's where installed, else Playwright's own."""
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    try:
+        return playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+    except Exception as e:
+        raise RuntimeError(
+            "no Chromium to run the browser tests: install Debian's chromium package (or run "
+            "`playwright install chromium` where it can download), or deselect them with -m 'not browser'"
+            f"\n{e}"
+        ) from e
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = launch_chromium(playwright)
+    yield browser
+    browser.close()
+
+
+def new_context(browser: Browser, **options: object) -> BrowserContext:
+    """A phone-sized context (390 × 844, touch) in English unless told otherwise."""
+    settings: dict = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True}
+    settings.update(options)
+    context = browser.new_context(**settings)
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    return context
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser: Browser) -> Iterator[BrowserContext]:
+    """One context for most tests: its HTTP cache makes every page load after the first faster."""
+    context = new_context(browser)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(shared_context: BrowserContext) -> Iterator[Page]:
+    """A new page in the shared context; the test fails on any uncaught script error."""
+    page = shared_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """``make_context(**options)``: a context of the test's own (closed after it), e.g. another locale."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options: object) -> BrowserContext:
+        contexts.append(new_context(browser, **options))
+        return contexts[-1]
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def fresh_page(browser: Browser) -> Iterator[Page]:
+    """A page in a context of its own: an empty HTTP cache, as on a first visit."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def tables() -> dict[str, Table]:
+    """The tables the page serves, decoded by CPython."""
+    return {v: decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v)) for v in VARIANTS}
+
+
+@pytest.fixture(scope="session")
+def cpython(tables: dict[str, Table]):
+    """``cpython(query)``: the CPython advisor's answer, to compare the page's with."""
+    return functools.partial(advise_query, tables=tables)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,458 @@
+"""The advisor page in headless Chromium, checked against the CPython advisor.
+
+Each test waits on something the page shows (``data-state``, the query the shown advice
+belongs to, a message), never on the clock. Controls are found by role and name, as a
+screen reader would find them.
+"""
+
+import itertools
+import random
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+from yacht.categories import N_CATEGORIES, NAMES_EN, NAMES_JA
+from yacht.position import PositionError, parse_query
+from yacht.rules import VARIANTS, possible_scores
+
+pytestmark = pytest.mark.browser
+
+TOLERANCE = 1e-4
+
+
+# Helpers -------------------------------------------------------------------------------------
+
+
+def open_page(page: Page, server, query: str = "") -> None:
+    """Open the page (``query``: a URL query without ``?``) and wait until the advisor is ready."""
+    page.goto(server.url("index.html" + (f"?{query}" if query else "")))
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+
+
+def shown_query(page: Page) -> str:
+    return page.locator("#options").get_attribute("data-query") or ""
+
+
+def wait_for_advice(page: Page, query: str) -> None:
+    """Wait until the advice shown is that of ``query`` (a canonical query)."""
+    expect(page.locator("#options")).to_have_attribute("data-query", query)
+
+
+def url_query(page: Page) -> str:
+    return urlsplit(page.url).query
+
+
+def page_options(page: Page) -> list[dict]:
+    return page.locator("[data-testid=option]").evaluate_all(
+        """items => items.map(e => ({
+            rank: Number(e.dataset.rank),
+            expected: Number(e.dataset.expected),
+            keep: e.dataset.keep ?? null,
+            category: e.dataset.category === undefined ? null : Number(e.dataset.category),
+            text: e.textContent,
+        }))"""
+    )
+
+
+def option_key(option: dict) -> tuple:
+    """An option's identity: its keep (as digits) at rolls 1–2, its category at roll 3."""
+    if option.get("keep") is not None:
+        keep = option["keep"]
+        return ("keep", keep if isinstance(keep, str) else "".join(map(str, keep)))
+    return ("category", option["category"])
+
+
+def assert_same_advice(page: Page, expected: dict) -> None:
+    """The page shows the options of ``expected`` (CPython's answer), values within TOLERANCE.
+
+    Options are compared as a set keyed by keep or category (ties may be ranked either
+    way); the page's ranks must run 1, 2, … with expected values not increasing.
+    """
+    shown = page_options(page)
+    assert {option_key(o) for o in shown} == {option_key(o) for o in expected["options"]}
+    by_key = {option_key(o): o for o in expected["options"]}
+    for option in shown:
+        want = by_key[option_key(option)]
+        assert option["expected"] == pytest.approx(want["expected"], abs=TOLERANCE), option
+        if "category" in want and option["keep"] is not None:  # keeping all five: stop and score
+            assert NAMES_EN[want["category"]] in option["text"]
+    assert [o["rank"] for o in shown] == list(range(1, len(shown) + 1))
+    values = [o["expected"] for o in shown]
+    assert all(a >= b - TOLERANCE for a, b in itertools.pairwise(values))
+    summary = float(page.locator("#summary").get_attribute("data-expected"))
+    assert summary == pytest.approx(expected["expected"], abs=TOLERANCE)
+
+
+def control(page: Page, role: str, name: str):
+    return page.get_by_role(role, name=name, exact=True)
+
+
+def enter_position(page: Page, query: str) -> None:
+    """Enter the position of ``query`` through the controls (dice only for rolls 1–3)."""
+    position = parse_query(query)
+    variant = position.variant.name
+    control(page, "radio", variant.capitalize()).check()
+    for c, value in enumerate(position.sheet):
+        select = control(page, "combobox", NAMES_EN[c])
+        text = "" if value is None else str(value)
+        if select.input_value() != text:
+            select.select_option(text)
+    slots = page.locator("#slots button")
+    if position.roll == 0 or position.dice is None:
+        if slots.count():
+            control(page, "button", "Clear dice").click()
+    else:
+        entered = [int(x) for x in slots.evaluate_all("s => s.map(b => b.querySelector('.die').dataset.face)")]
+        if entered != list(position.dice):
+            if entered:
+                control(page, "button", "Clear dice").click()
+            for die in position.dice:
+                control(page, "button", f"Add {die}").click()
+        control(page, "radio", f"Roll {position.roll}").check()
+
+
+def random_position(rng: random.Random, roll: int, variant: str, filled: int) -> str:
+    """A valid query with ``filled`` categories filled at random."""
+    allowed = possible_scores(VARIANTS[variant])
+    sheet: list[int | None] = [None] * N_CATEGORIES
+    for c in rng.sample(range(N_CATEGORIES), filled):
+        sheet[c] = rng.choice(allowed[c])
+    parts = ["s=" + ",".join("" if v is None else str(v) for v in sheet)]
+    if roll:
+        parts.append("d=" + "".join(str(rng.randint(1, 6)) for _ in range(5)))
+    parts.append(f"r={roll}")
+    if variant == "strict":
+        parts.append("v=strict")
+    return "&".join(parts)
+
+
+def positions() -> list[str]:
+    """24 positions: rolls 0–3 × both variants × sheets from empty to one category left."""
+    rng = random.Random(20240607)
+    out = []
+    for roll in range(4):
+        for variant in ("official", "strict"):
+            for filled in (0, rng.randint(1, 10), 11):
+                out.append(random_position(rng, roll, variant, filled))
+    return out
+
+
+# Loading --------------------------------------------------------------------------------------
+
+
+def test_loading_ends_ready_and_the_page_is_usable_meanwhile(fresh_page: Page, server, cpython) -> None:
+    page = fresh_page  # a cold cache: the runtime is fetched, so holding it holds the page
+    with server.hold("/pyodide/pyodide.asm.wasm") as runtime:
+        page.goto(server.url("index.html"))
+        html = page.locator("html")
+        expect(html).to_have_attribute("data-state", "loading")
+        expect(page.get_by_role("status").filter(has_text="Loading the advisor")).to_be_visible()
+        expect(page.locator("#steps")).to_contain_text("Python runtime (Pyodide): loading")
+        # Entry works before the runtime is there: dice, roll and sheet, and the URL follows.
+        for die in (2, 2, 5, 5, 5):
+            control(page, "button", f"Add {die}").click()
+        control(page, "radio", "Roll 2").check()
+        control(page, "combobox", "Sixes").select_option("24")
+        assert url_query(page) == "s=,,,,,24,,,,,,&d=22555&r=2"
+        expect(control(page, "button", "Remove die 1 (2)")).to_be_visible()
+        expect(page.locator("#summary")).to_have_text("Advice appears here once the advisor has loaded.")
+        runtime.set()
+    expect(html).to_have_attribute("data-state", "ready")
+    expect(page.locator("#loading")).to_be_hidden()
+    wait_for_advice(page, "s=,,,,,24,,,,,,&d=22555&r=2")
+    assert_same_advice(page, cpython("s=,,,,,24,,,,,,&d=22555&r=2"))
+
+
+def test_a_failed_download_shows_what_failed_and_retry_recovers(fresh_page: Page, server, cpython) -> None:
+    page = fresh_page
+    query = "s=,,,,,,,,,,,&d=11223&r=1"
+    with server.fail("/tables/yacht-official.table", 503):
+        page.goto(server.url(f"index.html?{query}"))
+        expect(page.locator("html")).to_have_attribute("data-state", "error")
+        error = page.get_by_test_id("error")
+        expect(error).to_contain_text("Could not load the advisor (Table)")
+        expect(error).to_contain_text("yacht-official.table")
+        expect(error).to_contain_text("HTTP 503")
+        expect(page.locator("#steps")).to_contain_text("Table (Official): failed")
+    control(page, "button", "Retry").click()
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    wait_for_advice(page, query)
+    expect(page.get_by_test_id("error")).to_be_hidden()
+    assert_same_advice(page, cpython(query))
+
+
+# Advice against CPython -------------------------------------------------------------------------
+
+
+def test_positions_entered_on_the_page_get_the_cpython_advice(page: Page, server, cpython) -> None:
+    cases = positions()
+    assert len(cases) >= 20
+    assert {parse_query(q).roll for q in cases} == {0, 1, 2, 3}
+    assert {parse_query(q).variant.name for q in cases} == {"official", "strict"}
+    open_page(page, server, "d=66666&r=1")  # unlike every case, so each is a change
+    for query in cases:
+        expected = cpython(query)
+        enter_position(page, query)
+        wait_for_advice(page, expected["query"])
+        assert url_query(page) == expected["query"]
+        assert_same_advice(page, expected)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "s=3,,9,,,18,,,,,30,&d=14466&r=2",
+        "s=,,,,,,,,,,,&d=66666&r=1&v=strict",
+        "s=4,8,12,16,20,,,,,,,&d=66611&r=3",  # Sixes 18 lifts the upper total to the bonus
+        "s=,,,,,,,,,,,&r=0",
+        "s=1,,,,,,,,,,,&d=12345&r=0&v=strict",  # r=0 with dice: shown, not used
+        "d=35142&r=1",  # no s: an empty sheet
+    ],
+)
+def test_a_link_opens_its_position_and_advice(page: Page, server, cpython, query: str) -> None:
+    expected = cpython(query)
+    open_page(page, server, query)
+    wait_for_advice(page, expected["query"])
+    assert url_query(page) == expected["query"]  # rewritten in the canonical form
+    assert_same_advice(page, expected)
+    position = parse_query(query)
+    for c, value in enumerate(position.sheet):
+        expect(control(page, "combobox", NAMES_EN[c])).to_have_value("" if value is None else str(value))
+    for i, die in enumerate(position.dice or ()):
+        expect(control(page, "button", f"Remove die {i + 1} ({die})")).to_be_visible()
+    for roll in (1, 2, 3):
+        expect(control(page, "radio", f"Roll {roll}")).to_be_checked(checked=roll == position.roll)
+    expect(control(page, "radio", position.variant.name.capitalize())).to_be_checked()
+    if position.roll == 0:
+        expect(page.locator("#summary")).to_contain_text(f"expected final score {expected['expected']:.2f}")
+
+
+def test_a_full_sheet_shows_the_final_score(page: Page, server, cpython) -> None:
+    query = "s=3,6,9,12,15,18,22,0,25,15,30,50"
+    expected = cpython(query)
+    assert expected["over"]
+    open_page(page, server, query)
+    wait_for_advice(page, expected["query"])
+    expect(page.locator("#summary")).to_have_text(f"Game over. Final score: {expected['score']}.")
+    expect(page.locator("#total")).to_have_text(str(expected["score"]))
+    expect(page.get_by_test_id("option")).to_have_count(0)
+
+
+# Editing --------------------------------------------------------------------------------------
+
+
+def test_edits_update_the_advice_and_the_url(page: Page, server, cpython) -> None:
+    open_page(page, server, "s=3,,9,,,18,,,,,30,&d=14466&r=2")
+
+    def check(query: str) -> None:
+        wait_for_advice(page, query)
+        assert url_query(page) == query
+        assert_same_advice(page, cpython(query))
+
+    check("s=3,,9,,,18,,,,,30,&d=14466&r=2")
+    control(page, "button", "Remove die 1 (1)").click()  # four dice: no position to advise yet
+    check("s=3,,9,,,18,,,,,30,&r=0")
+    expect(page.locator("#summary")).to_contain_text("Enter 1 more die for advice.")
+    control(page, "button", "Add 5").click()  # the order as entered is kept
+    check("s=3,,9,,,18,,,,,30,&d=44665&r=2")
+    control(page, "radio", "Roll 3").check()
+    check("s=3,,9,,,18,,,,,30,&d=44665&r=3")
+    control(page, "combobox", "Choice").select_option("25")
+    check("s=3,,9,,,18,25,,,,30,&d=44665&r=3")
+    control(page, "radio", "Strict").check()
+    check("s=3,,9,,,18,25,,,,30,&d=44665&r=3&v=strict")
+    control(page, "radio", "Roll 1").check()
+    check("s=3,,9,,,18,25,,,,30,&d=44665&r=1&v=strict")
+    control(page, "combobox", "Aces").select_option("")
+    check("s=,,9,,,18,25,,,,30,&d=44665&r=1&v=strict")
+
+
+def test_the_sheet_offers_only_possible_scores_and_previews_the_dice(page: Page, server) -> None:
+    open_page(page, server, "s=,,,,,,,,,,,&d=33355&r=1")
+    for variant in ("official", "strict"):
+        control(page, "radio", variant.capitalize()).check()
+        allowed = possible_scores(VARIANTS[variant])
+        for c in range(N_CATEGORIES):
+            values = control(page, "combobox", NAMES_EN[c]).locator("option").evaluate_all("o => o.map(x => x.value)")
+            assert values == ["", *map(str, allowed[c])]
+    control(page, "radio", "Official").check()
+    row = page.locator("tr[data-category='8']")  # Full House: 3 3 3 5 5 = 19
+    expect(row.locator(".preview")).to_contain_text("→ 19")
+    expect(page.locator("tr[data-category='2'] .preview")).to_contain_text("→ 9")
+    control(page, "combobox", "Fours").select_option("16")
+    control(page, "combobox", "Sixes").select_option("30")
+    control(page, "combobox", "Fives").select_option("20")
+    expect(page.locator("#subtotal")).to_have_text("66 / 63")
+    expect(page.locator("#bonus")).to_have_text("+35")
+    expect(page.locator("#total")).to_have_text("101")
+    control(page, "combobox", "Sixes").select_option("")
+    expect(page.locator("#bonus")).to_have_text("27 more for +35")
+
+
+def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
+    open_page(page, server)
+    for key in "31366":
+        page.keyboard.press(key)
+    assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=1"
+    page.keyboard.press("r")
+    assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=2"
+    page.keyboard.press("Backspace")
+    assert url_query(page) == "s=,,,,,,,,,,,&r=0"
+    page.keyboard.press("4")
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=31364&r=2")
+
+
+def test_following_the_advice_fills_in_the_next_step(page: Page, server, cpython) -> None:
+    query = "s=,,,,,,,,,,,&d=56366&r=1"
+    open_page(page, server, query)
+    wait_for_advice(page, query)
+    best = cpython(query)["options"][0]
+    assert best["keep"] == [6, 6, 6]
+    control(page, "button", "Keep 6 6 6 and roll again").click()
+    assert url_query(page) == "s=,,,,,,,,,,,&r=0"  # three dice kept, two to roll
+    for die in (6, 2):
+        control(page, "button", f"Add {die}").click()
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=2")
+    control(page, "radio", "Roll 3").check()
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=3")
+    best = cpython("s=,,,,,,,,,,,&d=66662&r=3")["options"][0]
+    name = NAMES_EN[best["category"]]
+    control(page, "button", f"Score {name}").click()
+    sheet = [""] * N_CATEGORIES
+    sheet[best["category"]] = str(best["points"])
+    wait_for_advice(page, f"s={','.join(sheet)}&r=0")
+    expect(control(page, "combobox", name)).to_have_value(str(best["points"]))
+    expect(page.locator("#slots button")).to_have_count(0)
+
+
+def test_new_game_clears_the_sheet_after_a_confirmation(page: Page, server) -> None:
+    open_page(page, server, "s=3,,9,,,18,,,,,30,&d=14466&r=2&v=strict")
+    control(page, "button", "New game").click()
+    control(page, "button", "Cancel").click()
+    assert url_query(page) == "s=3,,9,,,18,,,,,30,&d=14466&r=2&v=strict"
+    control(page, "button", "New game").click()
+    control(page, "button", "Clear the sheet").click()
+    wait_for_advice(page, "s=,,,,,,,,,,,&r=0&v=strict")
+
+
+# Sharing and links ------------------------------------------------------------------------------
+
+
+def test_a_shared_link_round_trips(make_context, server, cpython) -> None:
+    context = make_context(permissions=["clipboard-read", "clipboard-write"])
+    context.add_init_script("delete Navigator.prototype.share")  # no share sheet: the link is copied
+    page = context.new_page()
+    open_page(page, server)
+    query = "s=,2,,12,,,,,,15,,&d=25322&r=2&v=strict"
+    enter_position(page, query)
+    wait_for_advice(page, query)
+    first = page_options(page)
+    control(page, "button", "Share").click()
+    expect(page.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == server.url(f"index.html?{query}")
+
+    other = context.new_page()
+    other.goto(link)
+    expect(other.locator("html")).to_have_attribute("data-state", "ready")
+    wait_for_advice(other, query)
+    assert [(o["rank"], o["keep"], o["expected"]) for o in page_options(other)] == [
+        (o["rank"], o["keep"], o["expected"]) for o in first
+    ]
+    assert_same_advice(other, cpython(query))
+
+
+BAD_LINKS = [
+    "s=,,,,,,,,,,,&x=1",  # unknown parameter
+    "s=6,,,,,,,,,,,&d=12345&r=1",  # Aces cannot score 6
+    "s=,,,,,,,,,,,&d=1234&r=1",  # four dice
+    "s=,,,,,,,,,,,&d=12345&r=7",  # no roll 7
+    "s=,,,,,,,,,,,&d=12345&r=1&v=house",  # unknown rule variant
+    "s=,,,,,,,,,,,&r=2",  # dice missing
+    "s=,,,,&r=1",  # too few fields
+    "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E=1",  # markup in the message is shown as text
+]
+
+
+@pytest.mark.parametrize("query", BAD_LINKS)
+def test_a_bad_link_shows_the_cli_message_and_the_page_stays_usable(page: Page, server, query) -> None:
+    with pytest.raises(PositionError) as raised:
+        parse_query(query)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_page(page, server, query)
+    error = page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text(str(raised.value))
+    assert page.locator("main img").count() == 0
+    assert dialogs == []
+    assert url_query(page) == query  # the link stays as it was until something is changed
+    expect(page.get_by_test_id("option")).to_have_count(0)
+    # Still usable: new dice give a valid position (what could be read of the link is kept:
+    # here an empty sheet), its advice, and the message goes.
+    if page.locator("#slots button").count():
+        control(page, "button", "Clear dice").click()
+    for die in (1, 1, 2, 5, 6):
+        control(page, "button", f"Add {die}").click()
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=11256&r=1")
+    assert url_query(page) == "s=,,,,,,,,,,,&d=11256&r=1"
+    expect(error).to_be_hidden()
+    expect(page.get_by_test_id("option").first).to_be_visible()
+
+
+# Layout, names, languages -----------------------------------------------------------------------
+
+
+def test_nothing_overflows_at_390_by_844_and_controls_fit_a_thumb(page: Page, server, artifacts) -> None:
+    assert page.viewport_size == {"width": 390, "height": 844}
+    open_page(page, server, "s=3,,9,,,18,,,,,30,&d=14466&r=1")
+    wait_for_advice(page, "s=3,,9,,,18,,,,,30,&d=14466&r=1")
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], widths
+    page.screenshot(path=artifacts / "page-390x844.png", full_page=True)
+    page.screenshot(path=artifacts / "page-390x844-viewport.png")
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, select, .segmented label')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.getAttribute('aria-label') || e.textContent.trim(), e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 44)"""
+    )
+    assert small == []
+
+
+def test_every_control_has_a_role_and_a_name(page: Page, server) -> None:
+    open_page(page, server, "s=3,,9,,,18,,,,,30,&d=14466&r=3")
+    wait_for_advice(page, "s=3,,9,,,18,,,,,30,&d=14466&r=3")
+    tree = page.locator("body").aria_snapshot()
+    unnamed = [line for line in tree.splitlines() if re.match(r"\s*- (button|combobox|radio|textbox)\s*(\[|:|$)", line)]
+    assert unnamed == [], tree
+    for name in ("Share", "New game", "Clear dice", "Delete last", "English", "日本語", "Score Choice"):
+        expect(control(page, "button", name)).to_be_visible()
+    for face in range(1, 7):
+        expect(control(page, "button", f"Add {face}")).to_be_visible()
+
+
+def test_japanese_comes_from_the_browser_and_the_switch_changes_it(make_context, server) -> None:
+    context = make_context(locale="ja-JP")
+    page = context.new_page()
+    open_page(page, server, "s=,,,,,,,,,,,&d=12345&r=3")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    for c in range(N_CATEGORIES):
+        expect(control(page, "combobox", NAMES_JA[c])).to_be_visible()
+    expect(control(page, "button", "日本語")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("option").first).to_contain_text("B.ストレート")
+    control(page, "button", "English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(control(page, "combobox", "Aces")).to_be_visible()
+    expect(page.get_by_test_id("option").first).to_contain_text("B.Straight")
+    page.reload()  # the choice is remembered
+    expect(control(page, "combobox", "Aces")).to_be_visible()
+
+
+def test_the_page_loads_nothing_from_other_hosts(fresh_page: Page, server) -> None:
+    hosts = set()
+    fresh_page.context.on("request", lambda request: hosts.add(urlsplit(request.url).netloc))
+    open_page(fresh_page, server, "s=,,,,,,,,,,,&d=12345&r=1")
+    wait_for_advice(fresh_page, "s=,,,,,,,,,,,&d=12345&r=1")
+    assert hosts == {f"127.0.0.1:{server.server_port}"}
