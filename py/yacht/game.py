@@ -40,13 +40,8 @@ CATEGORY_LETTERS: Final = "abcdefghijkl"
 MAX_ROLLS: Final = 3
 
 
-class GameError(ValueError):
-    """A record that cannot be replayed. ``field`` is the parameter at fault."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
+class GameError(PositionError):
+    """A record that cannot be read or replayed. ``field`` is the parameter at fault."""
 
 
 @dataclass(frozen=True)
