@@ -53,7 +53,7 @@ from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
 from yacht.table import file_name  # noqa: E402
 
-WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "bare.html", "bare.js", "bare-worker.js")
+WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "bare.html", "bare-worker.js")
 """The page (index.html …) and the benchmark's bare Pyodide + NumPy page (bare*)."""
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -241,7 +241,9 @@ def rules_json() -> dict:
         table = rules.score_table(variant)
         variants[name] = {
             "possible": [list(values) for values in rules.possible_scores(variant)],
-            "points": {"".join(map(str, dice)): [int(x) for x in row] for dice, row in zip(ROLL_DICE, table, strict=True)},
+            "points": {
+                "".join(map(str, dice)): [int(x) for x in row] for dice, row in zip(ROLL_DICE, table, strict=True)
+            },
         }
     return {
         "categories": {"en": list(categories.NAMES_EN), "ja": list(categories.NAMES_JA)},
@@ -269,6 +271,7 @@ def build_json(pyodide_version: str, wheel_name: str) -> dict:
         tables[variant] = {"url": versioned_url(path), "bytes": path.stat().st_size}
     wheel = PUBLIC / "py" / wheel_name
     return {
+        "default_variant": rules.DEFAULT_VARIANT.name,
         "pyodide": {"version": pyodide_version, "index_url": "pyodide/"},
         "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
         "tables": tables,

@@ -290,6 +290,15 @@ def test_the_sheet_offers_only_possible_scores_and_previews_the_dice(page: Page,
     expect(page.locator("#bonus")).to_have_text("27 more for +35")
 
 
+def test_a_variant_change_clears_scores_the_new_rules_cannot_give(page: Page, server) -> None:
+    open_page(page, server, "s=,,,,,,,,5,,,&r=0")  # Full House 5: five aces, official rules only
+    wait_for_advice(page, "s=,,,,,,,,5,,,&r=0")
+    control(page, "radio", "Strict").check()
+    wait_for_advice(page, "s=,,,,,,,,,,,&r=0&v=strict")
+    expect(control(page, "combobox", "Full House")).to_have_value("")
+    expect(page.locator("#note")).to_have_text("Cleared Full House: not a possible score under these rules.")
+
+
 def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
     open_page(page, server)
     for key in "31366":

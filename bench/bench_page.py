@@ -1,0 +1,249 @@
+"""The page's benchmark: load times, advice time and bytes, in headless Chromium on localhost.
+
+    .venv/bin/python bench/bench_page.py [--runs 5] [--repeat 200] [--json FILE]
+
+Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and measures, in one run:
+
+(a) a bare page (``bare.html``) that loads only Pyodide + NumPy in a module worker, as the
+    advisor does, until NumPy is imported: navigation start to its ``bare:numpy-ready`` mark,
+    cold cache (a new browser context);
+(b) the advisor page opened on a link (a roll-1 position, so it shows ranked options):
+    navigation start to the ``yacht:first-advice`` mark, cold cache;
+(c) the same again in the same context: warm HTTP cache (and V8's code cache that lives in it);
+(d) one roll-1 advice inside the worker (``advise`` action: ``yacht.api.advise_query`` and the
+    conversion of its result), median of ``--repeat`` calls;
+(e) the bytes a cold load of (b) transfers (headers and bodies, no compression on this server),
+    the table's share of them, and what gzip -9 would make of each file.
+
+(a)–(c) are the medians of ``--runs`` runs; runs of (a) and (b)/(c) alternate, so both see
+the same machine. Goals: b/a ≤ 1.10, d ≤ 5 ms, the table ≤ 256 KiB.
+"""
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import statistics
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Browser, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = ROOT / "public"
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LINK = "s=,,,,,,,,,,,&d=14466&r=1"
+"""The position of (b), (c) and (d): roll 1 on an empty sheet (the most options, the most work)."""
+TIMEOUT_MS = 180_000
+STEPS = ("runtime", "numpy", "package", "table")
+"""The worker's loading steps; the page marks the end of each (``yacht:<step>:done``)."""
+BLANK = "/bench-blank.html"
+MIME_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".table": "application/octet-stream",
+}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = MIME_TYPES
+
+    def do_GET(self) -> None:
+        if urlsplit(self.path).path == BLANK:  # a same-origin page with no script of its own, for (d)
+            body = b"<!doctype html><title>bench</title>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def mark_time(page, name: str) -> float:
+    """Milliseconds from navigation start to the performance mark ``name`` (waiting for it)."""
+    page.wait_for_function(f"performance.getEntriesByName({name!r}).length > 0", timeout=TIMEOUT_MS)
+    return page.evaluate(f"performance.getEntriesByName({name!r})[0].startTime")
+
+
+def bare_load(browser: Browser, base: str) -> tuple[float, float]:
+    """(ms to NumPy imported, ms to Pyodide up) on a cold load of the bare page."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base + "bare.html")
+        return mark_time(page, "bare:numpy-ready"), mark_time(page, "bare:runtime")
+    finally:
+        context.close()
+
+
+def page_loads(browser: Browser, base: str) -> tuple[float, float, dict[str, float], list[tuple[str, int]]]:
+    """(cold ms, warm ms, {step: ms} of the cold load, [(path, bytes)] of the cold load)."""
+    context = browser.new_context()
+    try:
+        requests = []
+
+        def finished(request) -> None:
+            requests.append(request)
+
+        context.on("requestfinished", finished)
+        page = context.new_page()
+        page.goto(f"{base}index.html?{LINK}")
+        cold = mark_time(page, "yacht:first-advice")
+        context.remove_listener("requestfinished", finished)
+        steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
+        transferred = []
+        for request in requests:
+            sizes = request.sizes()
+            # The body as the server sent it (Content-Length: this server does not compress); CDP
+            # reports no body size for a worker's own script.
+            body = int(request.response().headers.get("content-length", sizes["responseBodySize"]))
+            transferred.append((urlsplit(request.url).path, sizes["responseHeadersSize"] + body))
+        page.goto(f"{base}index.html?{LINK}")
+        warm = mark_time(page, "yacht:first-advice")
+        return cold, warm, steps, transferred
+    finally:
+        context.close()
+
+
+ADVICE_TIMES = """async ({query, repeat}) => {
+  const worker = new Worker("/worker.js", {type: "module"});
+  const pending = new Map();
+  let next = 1;
+  worker.onmessage = ({data}) => {
+    if (data.type === "progress") return;
+    const request = pending.get(data.id);
+    pending.delete(data.id);
+    if ("error" in data) request.reject(new Error(JSON.stringify(data.error)));
+    else request.resolve(data.result);
+  };
+  const call = (action, args) => new Promise((resolve, reject) => {
+    const id = next++;
+    pending.set(id, {resolve, reject});
+    worker.postMessage({id, action, args});
+  });
+  await call("start", {variant: "official"});
+  const {times} = await call("time", {query, repeat});
+  worker.terminate();
+  return times;
+}"""
+
+
+def advice_times(browser: Browser, base: str, repeat: int) -> list[float]:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base + BLANK.lstrip("/"))
+        return page.evaluate(ADVICE_TIMES, {"query": LINK, "repeat": repeat})
+    finally:
+        context.close()
+
+
+def gzip_size(path: str) -> int | None:
+    file = PUBLIC / path.lstrip("/")
+    return len(gzip.compress(file.read_bytes(), 9, mtime=0)) if file.is_file() else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of (a)–(c) (default 5)")
+    parser.add_argument("--repeat", type=int, default=200, help="advices timed for (d) (default 200)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if not (PUBLIC / "build.json").is_file():
+        parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(PUBLIC)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_port}/"
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+            version = browser.version
+            bare, bare_runtime, cold, warm = [], [], [], []
+            steps: dict[str, list[float]] = {step: [] for step in STEPS}
+            transferred: list[tuple[str, int]] = []
+            for run in range(args.runs):
+                numpy_ready, runtime_ready = bare_load(browser, base)
+                bare.append(numpy_ready)
+                bare_runtime.append(runtime_ready)
+                c, w, at, transferred = page_loads(browser, base)
+                cold.append(c)
+                warm.append(w)
+                for step in STEPS:
+                    steps[step].append(at[step])
+                print(f"run {run + 1}/{args.runs}: a {bare[-1]:.0f} ms, b {c:.0f} ms, c {w:.0f} ms", file=sys.stderr)
+            times = advice_times(browser, base, args.repeat)
+            browser.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+    a, b, c = statistics.median(bare), statistics.median(cold), statistics.median(warm)
+    d = statistics.median(times)
+    total = sum(n for _, n in transferred)
+    table = sum(n for path, n in transferred if path.endswith(".table"))
+    print(f"\nPage benchmark: headless Chromium {version}, localhost, median of {args.runs} runs")
+    print(f"  (a) bare page, Pyodide + NumPy ready, cold cache      {a:9.0f} ms")
+    print(f"      (a) Pyodide up                                     {statistics.median(bare_runtime):9.0f} ms")
+    print(f"  (b) advisor page, first advice shown, cold cache       {b:9.0f} ms")
+    print(f"      b/a                                                {b / a:9.3f}     goal ≤ 1.10")
+    print("      (b) step by step, from navigation start:")
+    labels = {"runtime": "Pyodide", "numpy": "NumPy imported", "package": "yacht imported", "table": "table decoded"}
+    for step in STEPS:
+        print(f"        {labels[step]:<46} {statistics.median(steps[step]):9.0f} ms")
+    print(f"        {'first advice shown':<46} {b:9.0f} ms")
+    print(f"  (c) advisor page, first advice shown, warm cache       {c:9.0f} ms")
+    print(f"  (d) one roll-1 advice in the worker, median of {len(times):<4}  {d:9.2f} ms   goal ≤ 5 ms")
+    deciles = statistics.quantiles(times, n=10)
+    print(f"      (p10 {deciles[0]:.2f} ms, p90 {deciles[-1]:.2f} ms)")
+    print(f"  (e) bytes on a cold load of (b)                        {total:9,d}")
+    print(
+        f"      of which the table                                 {table:9,d}     "
+        f"{table / total:.1%}, goal ≤ 256 KiB ({256 * 1024:,d})"
+    )
+    print("\n  bytes per file (served uncompressed here; gzip -9 for comparison)")
+    for path, n in sorted(transferred, key=lambda item: -item[1]):
+        packed = gzip_size(path)
+        print(f"    {path:60s} {n:11,d}   gzip {packed:11,d}" if packed else f"    {path:60s} {n:11,d}")
+    if args.json:
+        figures = {
+            "chromium": version,
+            "runs": args.runs,
+            "a_ms": a,
+            "b_ms": b,
+            "b_over_a": b / a,
+            "c_ms": c,
+            "d_ms": d,
+            "e_bytes": total,
+            "e_table_bytes": table,
+            "b_steps_ms": {step: statistics.median(values) for step, values in steps.items()},
+            "samples": {"a": bare, "b": cold, "c": warm, "d": times},
+        }
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+// The advisor's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant.
+//
+// Started by the page at load as a module worker. Loading starts at once: the runtime
+// (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
+// is told how far it got with {type: "progress", step, state} messages.
+//
+// Protocol: the page posts {id, action, args}; the worker replies {id, result} or
+// {id, error}. Errors are plain objects:
+//   {kind: "position", field, message}  a bad position (yacht.position.PositionError;
+//                                        the message is the CLI's)
+//   {kind: "load", step, message}       something the advisor needs did not load
+//   {kind: "internal", message}         anything else (a bug)
+//
+// This file holds no Python source: it imports the package and calls its functions.
+
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+/** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
+ * {kind: "load", step, message}. */
+class LoadError extends Error {
+  constructor(step, message) {
+    super(message);
+    this.step = step;
+  }
+}
+
+function progress(step, state, detail = {}) {
+  postMessage({ type: "progress", step, state, ...detail });
+}
+
+/** Run one loading step, reporting its start and end; failures become LoadErrors naming it. */
+async function step(name, detail, work) {
+  progress(name, "start", detail);
+  try {
+    const value = await work();
+    progress(name, "done", detail);
+    return value;
+  } catch (error) {
+    progress(name, "failed", detail);
+    throw error instanceof LoadError ? error : new LoadError(name, String(error?.message ?? error));
+  }
+}
+
+/** `path` relative to this file, as an absolute URL (the site's layout: see web/build_site.py). */
+const here = (path) => new URL(path, import.meta.url).href;
+
+async function fetchOk(url, stepName) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new LoadError(stepName, `${url}: ${error.message}`);
+  }
+  if (!response.ok) {
+    throw new LoadError(stepName, `${url}: HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  return response;
+}
+
+async function fetchBytes(url, stepName) {
+  return new Uint8Array(await (await fetchOk(url, stepName)).arrayBuffer());
+}
+
+// Everything below starts when the worker starts ----------------------------------------
+
+/** build.json names our wheel and the tables (the page's build writes it). */
+const build = fetchOk(here("build.json"), "package").then((response) => response.json());
+build.catch(() => {}); // reported where it is awaited
+
+/** The runtime with NumPy imported. */
+const runtime = (async () => {
+  const pyodide = await step("runtime", {}, () => loadPyodide({ indexURL: here("pyodide/") }));
+  await step("numpy", {}, async () => {
+    await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => console.warn(message) });
+    pyodide.pyimport("numpy").destroy();
+  });
+  return pyodide;
+})();
+
+/** Our wheel's bytes, fetched while the runtime loads. */
+const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
+wheel.catch(() => {});
+
+/** The installed package: the modules the actions call and the dict of decoded tables. */
+const advisor = (async () => {
+  const pyodide = await runtime;
+  return step("package", {}, async () => {
+    const bytes = await wheel;
+    const sysconfig = pyodide.pyimport("sysconfig");
+    const site = sysconfig.get_path("purelib");
+    sysconfig.destroy();
+    pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+    return {
+      pyodide,
+      api: pyodide.pyimport("yacht.api"),
+      table: pyodide.pyimport("yacht.table"),
+      PositionError: pyodide.pyimport("yacht.position").PositionError,
+      builtins: pyodide.pyimport("builtins"),
+      sys: pyodide.pyimport("sys"),
+      tables: pyodide.toPy({}), // variant name -> yacht.table.Table, the Mapping advise_query takes
+    };
+  });
+})();
+advisor.catch(() => {});
+
+/** variant -> Promise that resolves once its table is decoded into advisor.tables. */
+const tables = new Map();
+
+function loadTable(variant) {
+  if (!tables.has(variant)) {
+    const bytes = build.then((b) => {
+      if (!(variant in b.tables)) throw new LoadError("table", `build.json lists no table for ${variant}`);
+      return fetchBytes(here(b.tables[variant].url), "table");
+    });
+    bytes.catch(() => {});
+    const loaded = (async () => {
+      const py = await advisor;
+      await step("table", { variant }, async () => {
+        const data = py.builtins.bytes(await bytes);
+        try {
+          const table = py.table.decode.callKwargs(data, { source: `the ${variant} table` });
+          py.tables.set(variant, table);
+          table.destroy();
+        } catch (error) {
+          throw new LoadError("table", pythonMessage(py, error));
+        } finally {
+          data.destroy();
+        }
+      });
+    })();
+    tables.set(variant, loaded);
+  }
+  return tables.get(variant);
+}
+
+/** The message of the Python exception that `error` carries (str(exc), without the traceback). */
+function pythonMessage(py, error) {
+  if (error?.type === undefined) return String(error?.message ?? error);
+  const exc = py.sys.last_exc;
+  try {
+    return exc ? exc.toString() : error.message;
+  } finally {
+    exc?.destroy();
+  }
+}
+
+/** Call into Python; a PositionError becomes {kind: "position", field, message}. */
+function callPython(py, call) {
+  try {
+    return call();
+  } catch (error) {
+    if (error?.type === "PositionError") {
+      const exc = py.sys.last_exc;
+      try {
+        if (exc && py.builtins.isinstance(exc, py.PositionError)) {
+          throw { kind: "position", field: exc.field, message: exc.toString() };
+        }
+      } finally {
+        exc?.destroy();
+      }
+    }
+    throw { kind: "internal", message: pythonMessage(py, error) };
+  }
+}
+
+/** The advice of one query: yacht.api.advise_query's dict as a plain object. */
+async function advise(query) {
+  const py = await advisor;
+  const variant = callPython(py, () => py.api.variant_of(query));
+  if (variant in (await build).tables) await loadTable(variant); // else advise_query says what is wrong
+  return callPython(py, () => {
+    const result = py.api.advise_query(query, py.tables);
+    try {
+      return result.toJs({ dict_converter: Object.fromEntries });
+    } finally {
+      result.destroy();
+    }
+  });
+}
+
+const actions = {
+  /** Resolves when the runtime, the package and the table of `variant` are ready. */
+  async start({ variant }) {
+    const b = await build.catch((error) => {
+      throw new LoadError("package", error.message);
+    });
+    const first = variant in b.tables ? variant : b.default_variant;
+    loadTable(first); // fetched now, in parallel with the runtime
+    const py = await advisor;
+    await loadTable(first);
+    return { pyodide: py.pyodide.version, variant: first };
+  },
+
+  advise({ query }) {
+    return advise(query);
+  },
+
+  /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */
+  async time({ query, repeat }) {
+    await advise(query);
+    const times = [];
+    for (let i = 0; i < repeat; i++) {
+      const start = performance.now();
+      await advise(query);
+      times.push(performance.now() - start);
+    }
+    return { times };
+  },
+};
+
+function asError(error) {
+  if (error instanceof LoadError) return { kind: "load", step: error.step, message: error.message };
+  if (error && typeof error === "object" && "kind" in error) return error;
+  return { kind: "internal", message: String(error?.message ?? error) };
+}
+
+onmessage = async ({ data: { id, action, args } }) => {
+  try {
+    if (!Object.hasOwn(actions, action)) throw { kind: "internal", message: `unknown action ${action}` };
+    postMessage({ id, result: await actions[action](args ?? {}) });
+  } catch (error) {
+    postMessage({ id, error: asError(error) });
+  }
+};
