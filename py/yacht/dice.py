@@ -36,7 +36,8 @@ def _enumerate_keeps() -> list[tuple[int, ...]]:
 KEEP_DICE: Final[tuple[tuple[int, ...], ...]] = tuple(_enumerate_keeps())
 """Dice values of each keep, ascending: ``KEEP_DICE[i]`` for keep index ``i``."""
 N_KEEPS: Final = len(KEEP_DICE)  # 462
-KEEP_COUNTS: Final = np.array([[d.count(f) for f in range(1, N_FACES + 1)] for d in KEEP_DICE], dtype=np.int64)
+_COUNT_TUPLES: Final = tuple(tuple(d.count(f) for f in range(1, N_FACES + 1)) for d in KEEP_DICE)
+KEEP_COUNTS: Final = np.array(_COUNT_TUPLES, dtype=np.int64)
 """(462, 6) dice per face for each keep."""
 KEEP_SIZE: Final = KEEP_COUNTS.sum(axis=1)
 SIZE_OFFSETS: Final = tuple(int(np.searchsorted(KEEP_SIZE, k)) for k in range(N_DICE + 2))
@@ -47,15 +48,13 @@ ROLL_COUNTS: Final = KEEP_COUNTS[ROLL_OFFSET:]
 """(252, 6) dice per face for each roll."""
 ROLL_DICE: Final = KEEP_DICE[ROLL_OFFSET:]
 
-_INDEX_OF_COUNTS: Final = {tuple(int(x) for x in c): i for i, c in enumerate(KEEP_COUNTS)}
+_INDEX_OF_COUNTS: Final = {c: i for i, c in enumerate(_COUNT_TUPLES)}
+_INDEX_OF_DICE: Final = {d: i for i, d in enumerate(KEEP_DICE)}
 
 
 def keep_index(dice: tuple[int, ...] | list[int]) -> int:
     """Keep index of a multiset of 0–5 dice values (any order)."""
-    counts = [0] * N_FACES
-    for d in dice:
-        counts[d - 1] += 1
-    return _INDEX_OF_COUNTS[tuple(counts)]
+    return _INDEX_OF_DICE[tuple(sorted(dice))]
 
 
 def roll_index(dice: tuple[int, ...] | list[int]) -> int:
@@ -78,11 +77,7 @@ ROLL_PROBABILITY: Final = np.array([_multinomial_probability(c) for c in ROLL_CO
 
 # CHILD[i, f - 1]: index of keep i with one more die showing f (keeps of size < 5).
 CHILD: Final = np.array(
-    [
-        [_INDEX_OF_COUNTS[tuple(int(x) for x in c + np.eye(N_FACES, dtype=np.int64)[f])] for f in range(N_FACES)]
-        for c in KEEP_COUNTS[:ROLL_OFFSET]
-    ],
-    dtype=np.intp,
+    [[keep_index((*dice, f)) for f in range(1, N_FACES + 1)] for dice in KEEP_DICE[:ROLL_OFFSET]], dtype=np.intp
 )
 
 

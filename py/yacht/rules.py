@@ -39,40 +39,34 @@ VARIANTS: Final = {v.name: v for v in (OFFICIAL, STRICT)}
 DEFAULT_VARIANT: Final = OFFICIAL
 
 
-def score(counts: np.ndarray, category: int, variant: Variant) -> int:
-    """Points that five dice (``counts``: dice per face, shape (6,)) score in ``category``."""
-    faces = np.arange(1, N_FACES + 1)
-    total = int(counts @ faces)
-    if category < N_FACES:
-        return int(counts[category]) * (category + 1)
-    most = int(counts.max())
+def scores_of(counts: np.ndarray, variant: Variant) -> np.ndarray:
+    """Points of five dice in every category: ``counts`` (N, 6) dice per face
+    → (N, 12) int64, category order."""
+    counts = np.asarray(counts, dtype=np.int64).reshape(-1, N_FACES)
+    total = counts @ np.arange(1, N_FACES + 1)
+    most = counts.max(axis=1)
     present = counts > 0
-    runs = [int(present[i : i + n].all()) for n in (4, 5) for i in range(N_FACES - n + 1)]
-    if category == 6:
-        return total
-    if category == 7:
-        return total if most >= 4 else 0
-    if category == 8:
-        shape = sorted(int(c) for c in counts if c)
-        if shape == [2, 3] or (variant.yacht_is_full_house and shape == [5]):
-            return total
-        return 0
-    if category == 9:
-        return S_STRAIGHT_POINTS if any(runs[:3]) else 0
-    if category == 10:
-        return B_STRAIGHT_POINTS if any(runs[3:]) else 0
-    if category == 11:
-        return YACHT_POINTS if most == 5 else 0
-    raise ValueError(f"category must be 0–11, got {category}")
+    runs4 = np.zeros(len(counts), dtype=bool)
+    for start in range(N_FACES - 3):
+        runs4 |= present[:, start : start + 4].all(axis=1)
+    runs5 = present[:, 0:5].all(axis=1) | present[:, 1:6].all(axis=1)
+    pair_and_triple = (counts == 3).any(axis=1) & (counts == 2).any(axis=1)
+    full_house = pair_and_triple | ((most == 5) & variant.yacht_is_full_house)
+    out = np.empty((len(counts), N_CATEGORIES), dtype=np.int64)
+    out[:, :N_FACES] = counts * np.arange(1, N_FACES + 1)
+    out[:, 6] = total
+    out[:, 7] = np.where(most >= 4, total, 0)
+    out[:, 8] = np.where(full_house, total, 0)
+    out[:, 9] = np.where(runs4, S_STRAIGHT_POINTS, 0)
+    out[:, 10] = np.where(runs5, B_STRAIGHT_POINTS, 0)
+    out[:, 11] = np.where(most == 5, YACHT_POINTS, 0)
+    return out
 
 
 @cache
 def score_table(variant: Variant) -> np.ndarray:
     """(252, 12) int64: points of each roll (dice.py order) in each category."""
-    table = np.array(
-        [[score(c, cat, variant) for cat in range(N_CATEGORIES)] for c in ROLL_COUNTS],
-        dtype=np.int64,
-    )
+    table = scores_of(ROLL_COUNTS, variant)
     table.flags.writeable = False
     return table
 

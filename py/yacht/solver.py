@@ -16,11 +16,7 @@ down to 0; the states of one level are solved in chunks of ``CHUNK`` states,
 by two forked processes sharing the table.
 """
 
-import mmap
-import multiprocessing
-import threading
 from collections.abc import Callable
-from contextlib import nullcontext
 from functools import cache
 from typing import Final
 
@@ -200,6 +196,9 @@ def _solve_level_chunk(task: tuple[int, int]) -> None:
 
 def _can_fork() -> bool:
     """Forking is safe: the platform has it and this process runs no other thread."""
+    import multiprocessing  # here, not at the top: the browser imports this module too
+    import threading
+
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
@@ -216,6 +215,10 @@ def solve(
     table; otherwise in this process. The result is the same either way.
     ``progress(n_filled, n_states)`` is called after each level, if given.
     """
+    import mmap
+    import multiprocessing
+    from contextlib import nullcontext
+
     scores = score_table(variant)
     parallel = workers > 1 and _can_fork()
     buffer = mmap.mmap(-1, N_MASKS * N_NU * 8) if parallel else bytearray(N_MASKS * N_NU * 8)

@@ -23,12 +23,14 @@ N_NU: Final = BONUS_THRESHOLD + 1  # 64
 
 def _reachable_by_upper() -> np.ndarray:
     table = np.zeros((1 << N_UPPER, N_NU), dtype=bool)
-    for upper in range(1 << N_UPPER):
-        sums = {0}
-        for c in range(N_UPPER):
-            if upper >> c & 1:
-                sums = {min(BONUS_THRESHOLD, s + (c + 1) * n) for s in sums for n in range(N_DICE + 1)}
-        table[upper, sorted(sums)] = True
+    table[0, 0] = True
+    for upper in range(1, 1 << N_UPPER):
+        c = upper.bit_length() - 1  # the highest filled upper category, face c + 1
+        before = table[upper ^ (1 << c)]
+        for n in range(N_DICE + 1):
+            shift = (c + 1) * n
+            table[upper, shift:] |= before[: N_NU - shift]
+            table[upper, BONUS_THRESHOLD] |= before[N_NU - shift :].any()
     return table
 
 
@@ -36,7 +38,7 @@ REACHABLE_BY_UPPER: Final = _reachable_by_upper()
 """(64, 64) bool: ``[upper_mask, ν]`` reachable."""
 REACHABLE: Final = REACHABLE_BY_UPPER[np.arange(N_MASKS) & UPPER_MASK]
 """(4096, 64) bool: ``[mask, ν]`` reachable."""
-POPCOUNT: Final = np.array([bin(m).count("1") for m in range(N_MASKS)], dtype=np.int64)
+POPCOUNT: Final = ((np.arange(N_MASKS)[:, None] >> np.arange(N_CATEGORIES)) & 1).sum(axis=1)
 
 
 @cache

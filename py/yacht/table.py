@@ -46,6 +46,7 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -78,6 +79,33 @@ def _groups() -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 _GROUPS: Final = _groups()
+
+
+@cache
+def _decode_plan() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Index arrays that undo the layout with whole-array operations.
+
+    Returns (column lengths, permutation from stored order to row order, row
+    lengths, flat ``mask * 64 + ν`` of each value in row order), where
+    "row order" lists each group row by row (l outer, ν inner).
+    """
+    column_lengths, row_lengths, permutation, flat = [], [], [], []
+    start = 0
+    for masks, nus in _GROUPS:
+        rows, cols = len(masks), len(nus)
+        column_lengths.append(np.full(cols, rows))
+        row_lengths.append(np.full(rows, cols))
+        permutation.append(start + np.arange(rows * cols).reshape(cols, rows).T.ravel())
+        flat.append((masks[:, None] * N_NU + nus[None, :]).ravel())
+        start += rows * cols
+    return tuple(np.concatenate(parts) for parts in (column_lengths, permutation, row_lengths, flat))
+
+
+def _segmented_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Cumulative sums restarting at each segment (consecutive ``lengths``); int64, exact."""
+    total = np.cumsum(values)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    return total - np.repeat(total[starts] - values[starts], lengths)
 
 
 class TableError(ValueError):
@@ -160,12 +188,11 @@ def decode(data: bytes, *, source: str = "table") -> Table:
     if len(shuffled) != 4 * STORED_COUNT:
         raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {4 * STORED_COUNT}")
     deltas = np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
-    tilde = np.full((N_MASKS, N_NU), np.nan)
-    start = 0
-    for masks, nus in _GROUPS:
-        stop = start + len(masks) * len(nus)
-        block = deltas[start:stop].reshape(len(nus), len(masks)).T
-        tilde[np.ix_(masks, nus)] = block.cumsum(axis=0, dtype=np.int64).cumsum(axis=1) / scale
-        start = stop
+    column_lengths, permutation, row_lengths, flat = _decode_plan()
+    along_masks = _segmented_cumsum(deltas.astype(np.int64), column_lengths)
+    quantized = _segmented_cumsum(along_masks[permutation], row_lengths)
+    tilde = np.full(N_MASKS * N_NU, np.nan)
+    tilde[flat] = quantized / scale
+    tilde = tilde.reshape(N_MASKS, N_NU)
     tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
     return Table(variant=variant, tilde=tilde)
