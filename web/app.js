@@ -1,16 +1,29 @@
-// The advisor page: entry of a position, its advice, the position in the URL.
+// The advisor page: a position and its advice, a game played along and its review.
 //
 // The page is usable at once: it reads rules.json (category names, the scores each category
 // can take, the points of every roll) and lets a position be entered while the worker
 // (worker.js: Pyodide + NumPy + our package) loads. Advice follows every change of the input.
 //
-// The position lives in the URL query in the CLI's format (yacht.position), rewritten with
-// history.replaceState on every change. A link is checked by Python, so a bad one shows the
-// CLI's message. Text reaches the page only through textContent and attributes, never as HTML.
+// Everything lives in the URL query, rewritten with history.replaceState on every change:
+// - a position in the CLI's format (yacht.position: s, d, r, v), entered freely;
+// - a game record (yacht.game: s, r, v, h) from the moment an option is acted on: a keep
+//   asks for the next dice (typed, or rolled by the page), a category writes its score and
+//   starts the next turn. Undo takes back the record's last step (the position mode again
+//   when none is left); redo re-applies what was undone. What a record cannot hold (a keep
+//   waiting for its dice, dice half entered, the steps to redo) lives in history.state, so a
+//   reload loses nothing.
+// A link is checked by Python, so a bad one shows the CLI's message. Text reaches the page
+// only through textContent and attributes, never as HTML.
+//
+// The service worker (sw.js) is registered once the advisor has loaded: it precaches the
+// whole site so the page works offline after one visit.
 
 const N_DICE = 5;
+const MAX_ROLLS = 3;
 const MINUS = "\u2212";
 const LANGUAGE_KEY = "yacht.language";
+const CATEGORY_LETTERS = "abcdefghijkl";
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Texts ------------------------------------------------------------------------------------
 
@@ -27,11 +40,15 @@ const TEXTS = {
     keypad: "Add a die",
     addDie: (face) => `Add ${face}`,
     removeDie: (i, face) => `Remove die ${i} (${face})`,
+    keptDie: (face) => `${face}, kept`,
     backspace: "Delete last",
     clearDice: "Clear dice",
+    rollForMe: "Roll for me",
     diceHintEmpty: "Tap the faces you rolled",
     diceHintMore: (n) => `${n} more to enter`,
     diceHintFull: "Tap a die to remove it",
+    diceHintKept: (n) => `Kept dice stay; ${n} more to enter`,
+    diceHintChoice: "Tap a new die to correct it",
     advice: "Advice",
     loadingNote: "Loading the advisor… You can enter a position meanwhile.",
     steps: {
@@ -45,12 +62,17 @@ const TEXTS = {
     retry: "Retry",
     loadFailed: (step, message) => `Could not load the advisor (${step}): ${message}`,
     linkError: (message) => `This link is not a valid position. ${message}`,
+    gameLinkError: (message) => `This link is not a valid game. ${message}`,
     internalError: (message) => `The advisor failed: ${message}`,
     waiting: "Advice appears here once the advisor has loaded.",
     beforeRoll: (expected, score) => `Before rolling: expected final score ${expected} (sheet now ${score}).`,
     needDice: (n, expected) => `Enter ${n} more ${n === 1 ? "die" : "dice"} for advice. Expected final score ${expected}.`,
     bestPlay: (expected, score) => `Expected final score with the best play: ${expected} (sheet now ${score}).`,
     over: (score) => `Game over. Final score: ${score}.`,
+    enterTurn: (turn) => `Turn ${turn}: enter the five dice you rolled, or let the page roll them.`,
+    enterKept: (kept, n) => `Kept ${kept}: enter the ${n} ${n === 1 ? "die" : "dice"} you rolled again, or let the page roll them.`,
+    enterRerollAll: "Rerolling all: enter the five dice you rolled, or let the page roll them.",
+    expectedNow: (expected) => `Expected final score ${expected}.`,
     keepNone: "Reroll all dice",
     keep: (dice) => `Keep ${dice}`,
     stop: (category, points) => `Stop: ${category} ${points}`,
@@ -65,11 +87,13 @@ const TEXTS = {
     applyRerollName: "Reroll all dice",
     applyScore: "Score",
     applyScoreName: (category) => `Score ${category}`,
+    scoreHere: (points, category) => `Score ${points} in ${category}`,
     sheet: "Scoresheet",
     rules: "Rules",
     official: "Official",
     strict: "Strict",
     variantHint: "Strict: five of a kind is not a Full House.",
+    sheetLocked: "The sheet and the rules follow the game: use Undo to change them.",
     subtotal: "Subtotal",
     bonus: "Bonus",
     total: "Total",
@@ -87,8 +111,47 @@ const TEXTS = {
     shared: "Shared.",
     copyFailed: "Copy the link below.",
     linkLabel: "Link to this position",
-    keys: "Keys: 1–6 add a die, Backspace deletes it, R changes the roll.",
+    linkLabelGame: "Link to this game",
+    keys: "Keys: 1–6 add a die, Backspace deletes it, R changes the roll, Ctrl+Z undoes, Ctrl+Shift+Z redoes.",
     variantCleared: (names) => `Cleared ${names}: not a possible score under these rules.`,
+    gameGroup: "Game",
+    undo: "Undo",
+    redo: "Redo",
+    review: "Review",
+    playHint: "Act on an option to play along: every roll, keep and score goes into the link.",
+    playing: (turn, roll) => `Playing along: turn ${turn}, roll ${roll}.`,
+    playingOver: "Playing along: the game is over.",
+    backToGame: "Back to game",
+    reviewHeading: "Review",
+    closeReview: "Close review",
+    reviewLoading: "Grading every decision…",
+    reviewWaiting: "The review appears once the advisor has loaded.",
+    finalScore: "Final score",
+    inProgress: "Expected (in progress)",
+    totalLoss: "Total loss",
+    meanLoss: (n) => `Mean loss of ${n} ${n === 1 ? "decision" : "decisions"}`,
+    luckSkill: (luck, skill) => `Dice: ${luck} · Decisions: ${skill}`,
+    costliest: "Costliest decisions",
+    noLoss: "Every decision was the best one.",
+    everyDecision: "Every decision",
+    where: (turn, roll) => `Turn ${turn} · roll ${roll}`,
+    bestWas: (option) => `best: ${option}`,
+    chose: (option) => `Chose ${option}`,
+    decisionName: (turn, roll, dice, chosen, loss) =>
+      `Turn ${turn}, roll ${roll}, dice ${dice}: chose ${chosen}, ${loss}. Open this position.`,
+    lossName: (loss) => `loss ${loss}`,
+    bestName: "the best choice",
+    chartTitle: "Expected final score, step by step",
+    chartDesc: (start, last, luck, skill) =>
+      `From ${start} at the start to ${last} now: the dice ${luck}, the decisions ${skill}.`,
+    legendExpected: "Expected final score",
+    legendDice: "With every decision the best (the dice alone)",
+    legendCost: "What the decisions cost",
+    axisTurn: "turn",
+    offlineReady: "Ready to work offline.",
+    updateAvailable: "Update available.",
+    reload: "Reload",
+    dismiss: "Dismiss",
   },
   ja: {
     title: "ヨット アドバイザー",
@@ -102,11 +165,15 @@ const TEXTS = {
     keypad: "サイコロを追加",
     addDie: (face) => `${face}を追加`,
     removeDie: (i, face) => `${i}個目のサイコロ (${face}) を削除`,
+    keptDie: (face) => `${face} (残したサイコロ)`,
     backspace: "1つ消す",
     clearDice: "サイコロを消す",
+    rollForMe: "代わりに振る",
     diceHintEmpty: "出た目をタップ",
     diceHintMore: (n) => `あと${n}個`,
     diceHintFull: "タップで削除",
+    diceHintKept: (n) => `残したサイコロはそのまま。あと${n}個`,
+    diceHintChoice: "新しいサイコロはタップで修正",
     advice: "アドバイス",
     loadingNote: "アドバイザーを読み込み中… その間も入力できます。",
     steps: {
@@ -120,12 +187,17 @@ const TEXTS = {
     retry: "再試行",
     loadFailed: (step, message) => `アドバイザーを読み込めませんでした (${step}): ${message}`,
     linkError: (message) => `このリンクの局面は正しくありません。${message}`,
+    gameLinkError: (message) => `このリンクのゲーム記録は正しくありません。${message}`,
     internalError: (message) => `アドバイザーでエラーが起きました: ${message}`,
     waiting: "読み込みが終わると、ここにアドバイスが出ます。",
     beforeRoll: (expected, score) => `振る前: 最終得点の期待値 ${expected} (現在 ${score}点)`,
     needDice: (n, expected) => `あと${n}個入力するとアドバイスが出ます。最終得点の期待値 ${expected}`,
     bestPlay: (expected, score) => `最善手での最終得点の期待値: ${expected} (現在 ${score}点)`,
     over: (score) => `ゲーム終了。最終得点: ${score}点`,
+    enterTurn: (turn) => `${turn}ターン目: 出た5個の目を入力するか、代わりに振らせてください。`,
+    enterKept: (kept, n) => `${kept} を残しました: 振り直した${n}個の目を入力するか、代わりに振らせてください。`,
+    enterRerollAll: "全部振り直し: 出た5個の目を入力するか、代わりに振らせてください。",
+    expectedNow: (expected) => `最終得点の期待値 ${expected}`,
     keepNone: "全部振り直す",
     keep: (dice) => `${dice} を残す`,
     stop: (category, points) => `止めて ${category} ${points}点`,
@@ -140,11 +212,13 @@ const TEXTS = {
     applyRerollName: "全部振る",
     applyScore: "記入",
     applyScoreName: (category) => `${category}に記入`,
+    scoreHere: (points, category) => `${category}に${points}点を記入`,
     sheet: "スコアシート",
     rules: "ルール",
     official: "公式",
     strict: "厳格",
     variantHint: "厳格: 5つ同じ目はフルハウスになりません。",
+    sheetLocked: "スコアシートとルールはゲームの記録どおりです。変えるには「元に戻す」を使います。",
     subtotal: "小計",
     bonus: "ボーナス",
     total: "合計",
@@ -162,8 +236,46 @@ const TEXTS = {
     shared: "共有しました。",
     copyFailed: "下のリンクをコピーしてください。",
     linkLabel: "この局面へのリンク",
-    keys: "キー: 1〜6 でサイコロを追加、Backspace で消す、R で何投目かを切り替え。",
+    linkLabelGame: "このゲームへのリンク",
+    keys: "キー: 1〜6 でサイコロを追加、Backspace で消す、R で何投目かを切り替え、Ctrl+Z で元に戻す、Ctrl+Shift+Z でやり直す。",
     variantCleared: (names) => `${names}を消しました (このルールではありえない得点)。`,
+    gameGroup: "ゲーム",
+    undo: "元に戻す",
+    redo: "やり直す",
+    review: "振り返り",
+    playHint: "選択肢を選ぶとゲームの記録が始まります。振った目・残した目・記入はすべてリンクに入ります。",
+    playing: (turn, roll) => `記録中: ${turn}ターン目、${roll}投目`,
+    playingOver: "記録中: ゲーム終了",
+    backToGame: "ゲームに戻る",
+    reviewHeading: "振り返り",
+    closeReview: "振り返りを閉じる",
+    reviewLoading: "すべての判断を採点中…",
+    reviewWaiting: "読み込みが終わると振り返りが出ます。",
+    finalScore: "最終得点",
+    inProgress: "期待値 (ゲーム途中)",
+    totalLoss: "損失の合計",
+    meanLoss: (n) => `${n}回の判断の平均損失`,
+    luckSkill: (luck, skill) => `サイコロ: ${luck} · 判断: ${skill}`,
+    costliest: "損失の大きかった判断",
+    noLoss: "すべて最善の判断でした。",
+    everyDecision: "すべての判断",
+    where: (turn, roll) => `${turn}ターン目 · ${roll}投目`,
+    bestWas: (option) => `最善: ${option}`,
+    chose: (option) => `選択: ${option}`,
+    decisionName: (turn, roll, dice, chosen, loss) =>
+      `${turn}ターン目、${roll}投目、目 ${dice}: ${chosen}を選択、${loss}。この局面を開く。`,
+    lossName: (loss) => `損失 ${loss}`,
+    bestName: "最善の判断",
+    chartTitle: "最終得点の期待値の推移",
+    chartDesc: (start, last, luck, skill) => `開始時 ${start} から現在 ${last}: サイコロ ${luck}、判断 ${skill}`,
+    legendExpected: "最終得点の期待値",
+    legendDice: "すべて最善に判断した場合 (サイコロの影響のみ)",
+    legendCost: "判断による損失",
+    axisTurn: "ターン",
+    offlineReady: "オフラインで使えるようになりました。",
+    updateAvailable: "新しいバージョンがあります。",
+    reload: "再読み込み",
+    dismiss: "閉じる",
   },
 };
 
@@ -180,13 +292,25 @@ const $ = (selector) => document.querySelector(selector);
 /** A new element: `attrs` become attributes (`text`: textContent); children are nodes or text. */
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
+  setAttributes(node, attrs);
+  node.append(...children);
+  return node;
+}
+
+/** A new SVG element, as `el`. */
+function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttributes(node, attrs);
+  node.append(...children);
+  return node;
+}
+
+function setAttributes(node, attrs) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "text") node.textContent = value;
     else node.setAttribute(name, value === true ? "" : String(value));
   }
-  node.append(...children);
-  return node;
 }
 
 // Pip positions on a 3 × 3 grid, 1–9 row by row.
@@ -201,12 +325,52 @@ function drawDie(face, size = "") {
 
 const formatExpected = (x) => x.toFixed(2);
 const formatLoss = (x) => `${MINUS}${x.toFixed(2)}`;
-const sortedKey = (dice) => [...dice].sort((a, b) => a - b).join("");
+/** A change of the expected score with its sign: "+6.59", "−12.15", "0.00". */
+const formatSigned = (x) => (Math.abs(x) < 0.005 ? "0.00" : x > 0 ? `+${x.toFixed(2)}` : `${MINUS}${(-x).toFixed(2)}`);
+const ascending = (dice) => [...dice].sort((a, b) => a - b);
+const sortedKey = (dice) => ascending(dice).join("");
+
+/** Whether the multiset `part` is contained in `dice`. */
+function contains(dice, part) {
+  const rest = [...dice];
+  return part.every((d) => {
+    const i = rest.indexOf(d);
+    if (i < 0) return false;
+    rest.splice(i, 1);
+    return true;
+  });
+}
+
+/** For each die, whether it is one of the kept ones (each kept die matched once, first first). */
+function keptMask(dice, keep) {
+  const left = [...keep];
+  return dice.map((d) => {
+    const i = left.indexOf(d);
+    if (i < 0) return false;
+    left.splice(i, 1);
+    return true;
+  });
+}
+
+/** The kept dice in the order they were entered. */
+function keptInOrder(dice, keep) {
+  const mask = keptMask(dice, keep);
+  return dice.filter((_, i) => mask[i]);
+}
+
+/** A uniformly random face 1–6 from the browser's cryptographic generator. */
+function randomFace() {
+  const byte = new Uint8Array(1);
+  do crypto.getRandomValues(byte);
+  while (byte[0] >= 252); // 252 = 42 × 6: no face is favoured
+  return (byte[0] % 6) + 1;
+}
 
 // Rules (from rules.json, written by the site build from yacht.rules) ------------------------
 
 let rules = null;
 
+const nCategories = () => rules.categories.en.length;
 const categoryName = (c) => rules.categories[language][c];
 const possible = (variant, c) => rules.variants[variant].possible[c];
 /** Points the five dice score in category c (raw, as written on the sheet). */
@@ -220,9 +384,10 @@ function sheetTotals(sheet) {
   return { upper, bonus, upperFull, total: upper + lower + bonus };
 }
 
-// The position and the URL -------------------------------------------------------------------
+// The position -------------------------------------------------------------------------------
 
-/** The position being entered: the names are those of yacht.position.Position. */
+/** The position shown: the names are those of yacht.position.Position. In a game it is the
+ * game's current position (the dice being entered included), derived by sync(). */
 const state = { sheet: [], dice: [], roll: 0, variant: null };
 
 /** The query of the position, as yacht.position.format_query writes it.
@@ -236,17 +401,26 @@ function formatQuery({ sheet, dice, roll, variant }) {
   return parts.join("&");
 }
 
+/** The sheet of an `s` value: twelve fields, each empty or a score the category can take. */
+function readSheet(text, variant, lenient) {
+  const fields = (text ?? "").split(",");
+  const ok = fields.length === nCategories();
+  if (!ok && !lenient) return null;
+  const sheet = rules.categories.en.map((_, c) => {
+    const field = ok ? fields[c] : "";
+    const value = /^[0-9]{1,3}$/.test(field) ? Number(field) : null;
+    return value !== null && possible(variant, c).includes(value) ? value : field === "" ? null : undefined;
+  });
+  if (!lenient && sheet.includes(undefined)) return null;
+  return sheet.map((v) => v ?? null);
+}
+
 /** A position from a query, taking what is valid and leaving the rest empty.
  * Only for showing something at once: Python decides whether a link is valid. */
 function readQuery(query) {
   const params = new URLSearchParams(query);
   const variant = params.get("v") in rules.variants ? params.get("v") : rules.default_variant;
-  const fields = (params.get("s") ?? "").split(",");
-  const sheet = rules.categories.en.map((_, c) => {
-    const text = fields.length === rules.categories.en.length ? fields[c] : "";
-    const value = /^[0-9]{1,3}$/.test(text) ? Number(text) : null;
-    return value !== null && possible(variant, c).includes(value) ? value : null;
-  });
+  const sheet = readSheet(params.get("s"), variant, true);
   const d = params.get("d") ?? "";
   const dice = /^[1-6]{5}$/.test(d) ? [...d].map(Number) : [];
   const r = params.get("r") ?? "0";
@@ -254,8 +428,217 @@ function readQuery(query) {
   return { sheet, dice, roll, variant };
 }
 
-function writeURL() {
-  history.replaceState(null, "", `${location.pathname}?${formatQuery(state)}`);
+// The game record ------------------------------------------------------------------------------
+//
+// game = {sheet, firstRoll, variant, turns, keep}: as yacht.game.Game (the start sheet, the roll
+// of the first dice, the rules, the turns {rolls, keeps, category}), plus `keep`: the dice kept
+// for a reroll whose dice are not entered yet (null when none). `entry`: the new dice entered
+// so far for that reroll, or for a new turn's first roll. null: no game, a position is entered.
+
+let game = null;
+let entry = [];
+/** What sync() derived from the game: {phase: "dice"|"choice"|"over", turn, roll, dice, locked}. */
+let view = null;
+
+const isGameQuery = (query) => new URLSearchParams(query).has("h");
+
+const formatDice = (dice) => dice.join("");
+
+function formatTurn(turn) {
+  const pieces = [formatDice(turn.rolls[0])];
+  turn.keeps.forEach((keep, i) => pieces.push(formatDice(keep), formatDice(turn.rolls[i + 1])));
+  return pieces.join("-") + (turn.category === null ? "" : CATEGORY_LETTERS[turn.category]);
+}
+
+/** The canonical query of a game, as yacht.game.format_game writes it (the waiting keep is not part of it). */
+function formatGame(g) {
+  const parts = [];
+  if (g.sheet.some((v) => v !== null)) parts.push(`s=${g.sheet.map((v) => v ?? "").join(",")}`);
+  if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
+  if (g.variant !== rules.default_variant) parts.push(`v=${g.variant}`);
+  parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
+  return parts.join("&");
+}
+
+const TURN_PATTERN = /^([1-6]{5})(?:-([1-6]{0,4})-([1-6]{5}))?(?:-([1-6]{0,4})-([1-6]{5}))?([a-l]?)$/;
+const digits = (text) => [...text].map(Number);
+
+/** A game from a query, or null when JavaScript cannot read it as a legal game. Only for showing
+ * it at once and for building on the canonical queries Python returns: Python decides. */
+function parseGame(query) {
+  const params = new URLSearchParams(query);
+  if (!params.has("h") || params.has("d")) return null;
+  const variant = params.get("v") ?? rules.default_variant;
+  if (!(variant in rules.variants)) return null;
+  const sheet = params.has("s") ? readSheet(params.get("s"), variant, false) : Array(nCategories()).fill(null);
+  const r = params.get("r") ?? "1";
+  if (sheet === null || !/^[1-3]$/.test(r)) return null;
+  const h = params.get("h");
+  const turns = [];
+  for (const part of h === "" ? [] : h.split(".")) {
+    const m = TURN_PATTERN.exec(part);
+    if (!m) return null;
+    const rolls = [m[1], m[3], m[5]].filter((x) => x !== undefined).map(digits);
+    const keeps = [m[2], m[4]].filter((x) => x !== undefined).map((k) => ascending(digits(k)));
+    turns.push({ rolls, keeps, category: m[6] ? CATEGORY_LETTERS.indexOf(m[6]) : null });
+  }
+  const g = { sheet, firstRoll: Number(r), variant, turns, keep: null };
+  return legalGame(g) ? g : null;
+}
+
+/** The checks of yacht.game.replay: kept dice in the dice before and after, a category used
+ * once, no turn after the sheet is full, at most three rolls a turn, only the last turn open. */
+function legalGame(g) {
+  const sheet = [...g.sheet];
+  return g.turns.every((turn, i) => {
+    if (sheet.every((v) => v !== null)) return false;
+    if (turn.category === null && i < g.turns.length - 1) return false;
+    if (firstRollOf(g, i) + turn.rolls.length - 1 > MAX_ROLLS) return false;
+    const keepsFit = turn.keeps.every((k, j) => contains(turn.rolls[j], k) && contains(turn.rolls[j + 1], k));
+    if (!keepsFit) return false;
+    if (turn.category === null) return true;
+    if (sheet[turn.category] !== null) return false;
+    sheet[turn.category] = pointsOf(turn.rolls.at(-1), turn.category, g.variant);
+    return true;
+  });
+}
+
+const firstRollOf = (g, i) => (i === 0 ? g.firstRoll : 1);
+
+/** The number of decisions recorded: keeps and categories. */
+const decisionCount = (g) => g.turns.reduce((n, turn) => n + turn.keeps.length + (turn.category === null ? 0 : 1), 0);
+
+/** Whether `keep` can wait for its dice at the end of `g`: the last turn is open, below roll 3,
+ * and its dice hold the keep. */
+function keepFits(g, keep) {
+  const last = g.turns.at(-1);
+  if (!Array.isArray(keep) || !last || last.category !== null || keep.length >= N_DICE) return false;
+  if (firstRollOf(g, g.turns.length - 1) + last.rolls.length - 1 >= MAX_ROLLS) return false;
+  return keep.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) && contains(last.rolls.at(-1), keep);
+}
+
+/** Where the game stands (the sheet, the dice, the phase), from the record and the entry. */
+function gameView() {
+  const sheet = [...game.sheet];
+  let dice = null;
+  let roll = 0;
+  game.turns.forEach((turn, i) => {
+    dice = turn.rolls.at(-1);
+    roll = firstRollOf(game, i) + turn.rolls.length - 1;
+    if (turn.category !== null) {
+      sheet[turn.category] = pointsOf(dice, turn.category, game.variant);
+      dice = null;
+      roll = 0;
+    }
+  });
+  const filled = sheet.filter((v) => v !== null).length;
+  const turn = Math.min(filled + 1, nCategories());
+  if (filled === nCategories()) return { phase: "over", sheet, dice: [], locked: [], roll: 0, turn };
+  if (dice && game.keep) {
+    const kept = keptInOrder(dice, game.keep);
+    const all = [...kept, ...entry];
+    return { phase: "dice", sheet, dice: all, locked: all.map((_, i) => i < kept.length), roll: roll + 1, turn };
+  }
+  if (dice) {
+    const last = game.turns.at(-1);
+    return { phase: "choice", sheet, dice: [...dice], locked: keptMask(dice, last.keeps.at(-1) ?? []), roll, turn };
+  }
+  const first = game.turns.length === 0 ? game.firstRoll : 1;
+  return { phase: "dice", sheet, dice: [...entry], locked: entry.map(() => false), roll: first, turn };
+}
+
+/** The position shown follows the game. */
+function sync() {
+  if (!game) {
+    view = null;
+    return;
+  }
+  view = gameView();
+  Object.assign(state, { sheet: view.sheet, dice: view.dice, roll: view.roll, variant: game.variant });
+}
+
+/** The game that starts from the position shown (five dice after roll 1–3). */
+function startGame() {
+  game = {
+    sheet: [...state.sheet],
+    firstRoll: state.roll,
+    variant: state.variant,
+    turns: [{ rolls: [[...state.dice]], keeps: [], category: null }],
+    keep: null,
+  };
+  entry = [];
+}
+
+/** Back to entering a position: the game's start with its first dice (or those being entered). */
+function leaveGame() {
+  const first = game.turns[0]?.rolls[0];
+  Object.assign(state, {
+    sheet: [...game.sheet],
+    dice: first ? [...first] : [...entry],
+    roll: game.firstRoll,
+    variant: game.variant,
+  });
+  game = null;
+  entry = [];
+}
+
+// The URL and history.state ----------------------------------------------------------------------
+
+/** Steps undone, to redo (snapshots, the last undone last). */
+let redoStack = [];
+/** This history entry is a position opened from a review: "Back to game" goes back. */
+let backToGame = false;
+let reviewOpen = false;
+
+const currentQuery = () => (game ? formatGame(game) : formatQuery(state));
+
+/** What the URL cannot hold, kept with the history entry (it survives a reload). */
+function historyState() {
+  return { keep: game?.keep ?? null, entry: game ? [...entry] : [], redo: redoStack, back: backToGame, review: reviewOpen };
+}
+
+function writeURL(push = false) {
+  const url = `${location.pathname}?${currentQuery()}`;
+  if (push) history.pushState(historyState(), "", url);
+  else history.replaceState(historyState(), "", url);
+}
+
+function snapshot() {
+  return structuredClone({ game, entry, state });
+}
+
+function restore(saved) {
+  game = saved.game;
+  entry = saved.entry;
+  Object.assign(state, saved.state);
+  fillSheetChoices();
+}
+
+/** The page's input from the URL and history.state (at start, and on Back / Forward). */
+function readLocation() {
+  const query = location.search.slice(1);
+  const saved = history.state ?? {};
+  link = query.length ? query : null;
+  redoStack = Array.isArray(saved.redo) ? saved.redo : [];
+  backToGame = saved.back === true;
+  game = isGameQuery(query) ? parseGame(query) : null;
+  entry = [];
+  if (game) {
+    if (saved.keep && keepFits(game, saved.keep)) game.keep = ascending(saved.keep);
+    restoreEntry(saved.entry);
+  } else {
+    Object.assign(state, readQuery(query));
+  }
+  reviewOpen = saved.review === true && game !== null;
+  sync();
+}
+
+/** Dice entered before a reload, if they still fit what the game waits for. */
+function restoreEntry(saved) {
+  if (!Array.isArray(saved) || !saved.every((d) => Number.isInteger(d) && d >= 1 && d <= 6)) return;
+  entry = [...saved];
+  const v = gameView();
+  if (v.phase !== "dice" || v.dice.length >= N_DICE) entry = [];
 }
 
 // The worker -----------------------------------------------------------------------------------
@@ -326,6 +709,8 @@ function startAdvisor() {
       setPageState("ready");
       renderLoading();
       requestAdvice();
+      requestReview();
+      registerServiceWorker();
     },
     (error) => {
       if (current !== advisor || error.kind === "cancelled") return;
@@ -352,14 +737,15 @@ function setPageState(value) {
 let generation = 0;
 /** The link's raw query while the page still shows it unchanged (Python checks it). */
 let link = null;
-/** What the advice area shows: {query, result} or {query, error}. */
+/** What the advice area shows: {query, action, result} or {query, action, error, link}. */
 let shown = null;
 let wanted = null;
 let busy = false;
 let firstAdvice = true;
 
 function requestAdvice() {
-  wanted = { query: link ?? formatQuery(state), generation, link: link !== null };
+  const query = link ?? currentQuery();
+  wanted = { query, generation, link: link !== null, action: isGameQuery(query) ? "game" : "advise" };
   pump();
 }
 
@@ -371,14 +757,11 @@ async function pump() {
   busy = true;
   const current = advisor;
   try {
-    const result = await advisor.call("advise", { query: request.query });
+    const result = await advisor.call(request.action, { query: request.query });
     if (request.generation === generation) showAdvice(request, result);
   } catch (error) {
     if (error.kind === "load" && current === advisor) failLoading(error);
-    else if (request.generation === generation && error.kind !== "cancelled") {
-      shown = { query: request.query, error, link: request.link };
-      renderAdvice();
-    }
+    else if (request.generation === generation && error.kind !== "cancelled") showError(request, error);
   } finally {
     busy = false;
   }
@@ -387,15 +770,28 @@ async function pump() {
 
 function showAdvice(request, result) {
   if (request.link) {
-    // The link was valid: show exactly the position Python read, under its canonical query.
+    // The link was valid: show exactly what Python read, under its canonical query.
     const variant = state.variant;
-    Object.assign(state, readQuery(result.query));
+    if (request.action === "game") {
+      const parsed = parseGame(result.query);
+      if (!parsed) return showError(request, { kind: "internal", message: `cannot follow ${result.query}` });
+      const keep = game?.keep;
+      const entered = game ? entry : [];
+      game = parsed;
+      if (keep && keepFits(game, keep)) game.keep = keep;
+      restoreEntry(entered);
+    } else {
+      game = null;
+      Object.assign(state, readQuery(result.query));
+    }
+    sync();
     if (state.variant !== variant) fillSheetChoices();
     link = null;
     writeURL();
     renderInput();
+    requestReview();
   }
-  shown = { query: result.query, result };
+  shown = { query: result.query, action: request.action, result };
   renderAdvice();
   if (firstAdvice) {
     firstAdvice = false;
@@ -403,21 +799,52 @@ function showAdvice(request, result) {
   }
 }
 
+function showError(request, error) {
+  if (request.link && request.action === "game" && game) {
+    // Not a legal game: keep what can be read of its start (the sheet, the rules) as a position.
+    game = null;
+    entry = [];
+    Object.assign(state, readQuery(request.query));
+    sync();
+    fillSheetChoices();
+    renderInput();
+  }
+  shown = { query: request.query, action: request.action, error, link: request.link };
+  renderAdvice();
+}
+
 // Input changes ------------------------------------------------------------------------------
 
-/** Apply a change of the position; the URL, the page and the advice follow. */
-function change(mutate) {
+/** Apply a change (of the position, or of the game); the URL, the page and the advice follow.
+ * Any change but undo and redo forgets the steps undone. `push`: a new history entry. */
+function change(mutate, { redo = [], push = false } = {}) {
   mutate(state);
+  redoStack = redo;
   link = null;
   generation++;
   $("#note").textContent = "";
-  writeURL();
+  $("#link-box").hidden = true;
+  sync();
+  writeURL(push);
   renderInput();
-  markStale();
-  requestAdvice();
+  if (shown?.result && shown.query === currentQuery()) renderAdvice(); // only the entry changed
+  else {
+    markStale();
+    if (game && view.phase === "dice") renderAdvice(); // what to enter, at once
+    requestAdvice();
+  }
+  requestReview();
 }
 
 function addDie(face) {
+  if (game) {
+    if (view.phase !== "dice") return;
+    change(() => {
+      entry.push(face);
+      if (view.dice.length + 1 === N_DICE) commitRoll();
+    });
+    return;
+  }
   change((s) => {
     if (s.dice.length === N_DICE) s.dice = [];
     s.dice.push(face);
@@ -425,45 +852,137 @@ function addDie(face) {
   });
 }
 
-function removeDie(index) {
-  change((s) => s.dice.splice(index, 1));
+/** The entered dice are complete: they are the next roll of the record. */
+function commitRoll() {
+  const v = gameView();
+  const dice = v.dice;
+  if (game.keep) {
+    const last = game.turns.at(-1);
+    last.keeps.push(game.keep);
+    last.rolls.push(dice);
+    game.keep = null;
+  } else {
+    game.turns.push({ rolls: [dice], keeps: [], category: null });
+  }
+  entry = [];
 }
 
-function cycleRoll() {
-  change((s) => {
-    s.roll = (s.roll % 3) + 1;
-  });
-}
-
-/** The kept dice in the order they were entered. */
-function keptInOrder(dice, keep) {
-  const left = [...keep];
-  return dice.filter((d) => {
-    const i = left.indexOf(d);
-    if (i < 0) return false;
-    left.splice(i, 1);
-    return true;
-  });
-}
-
-function applyOption(option) {
-  if (option.category !== undefined) {
-    // Score now: write the points on the sheet and start the next turn.
-    change((s) => {
-      s.sheet[option.category] = pointsOf(s.dice, option.category, s.variant);
-      s.dice = [];
-      s.roll = 0;
+/** Dice the page rolls: the missing ones, at random. */
+function rollForMe() {
+  const missing = N_DICE - (game ? view.dice.length : state.dice.length);
+  if (missing <= 0 || (game && view.phase !== "dice")) return;
+  const faces = Array.from({ length: missing }, randomFace);
+  if (game) {
+    change(() => {
+      entry.push(...faces);
+      commitRoll();
     });
   } else {
     change((s) => {
-      s.dice = keptInOrder(s.dice, option.keep);
-      s.roll = Math.min(3, s.roll + 1);
+      s.dice.push(...faces);
+      if (s.roll === 0) s.roll = 1;
     });
   }
   $("#keypad button")?.focus();
 }
 
+function removeDie(index) {
+  if (!game) return change((s) => s.dice.splice(index, 1));
+  if (view.locked[index]) return;
+  if (view.phase === "dice") {
+    return change(() => entry.splice(index - view.locked.filter(Boolean).length, 1));
+  }
+  // Correcting dice already recorded: the roll goes back to being entered, without that die.
+  const rest = view.dice.filter((_, i) => !view.locked[i] && i !== index);
+  change(() => reopenRoll(rest));
+}
+
+/** Take the current roll back out of the record; `rest` of its new dice stay entered. */
+function reopenRoll(rest) {
+  const last = game.turns.at(-1);
+  last.rolls.pop();
+  if (last.rolls.length === 0) game.turns.pop();
+  else game.keep = last.keeps.pop();
+  entry = [...rest];
+  if (decisionCount(game) === 0 && !game.keep) leaveGame();
+}
+
+/** The last die that can be removed (a new one, not a kept one). */
+function lastRemovable() {
+  const locked = game ? view.locked : [];
+  for (let i = state.dice.length - 1; i >= 0; i--) if (!locked[i]) return i;
+  return -1;
+}
+
+function clearDice() {
+  if (!game) return change((s) => (s.dice = []));
+  if (view.phase === "dice") return change(() => (entry = []));
+  if (view.phase === "choice" && view.locked.some((x) => !x)) change(() => reopenRoll([]));
+}
+
+function cycleRoll() {
+  if (game) return;
+  change((s) => {
+    s.roll = (s.roll % 3) + 1;
+  });
+}
+
+/** Act on an option (or a score on the sheet): the game moves on. */
+function applyOption(option) {
+  change(() => {
+    if (!game) startGame();
+    if (option.category !== undefined) scoreCategory(option.category);
+    else {
+      game.keep = ascending(option.keep);
+      entry = [];
+    }
+  });
+  $("#keypad button")?.focus();
+}
+
+function scoreCategory(c) {
+  game.turns.at(-1).category = c;
+  game.keep = null;
+  entry = [];
+}
+
+/** Whether a score can be written on the sheet now (five dice after a roll, no choice made). */
+function canScore() {
+  if (game) return view.phase === "choice";
+  return state.dice.length === N_DICE && state.roll >= 1;
+}
+
+const canUndo = () => game !== null && (game.keep !== null || decisionCount(game) > 0);
+
+/** Take back the record's last step: a keep, a roll, a category. */
+function undo() {
+  if (!canUndo()) return;
+  const redo = [...redoStack, snapshot()];
+  change(
+    () => {
+      const last = game.turns.at(-1);
+      if (game.keep) game.keep = null;
+      else if (last.category !== null) last.category = null;
+      else if (last.rolls.length > 1) {
+        last.rolls.pop();
+        game.keep = last.keeps.pop();
+      } else game.turns.pop();
+      entry = [];
+      if (decisionCount(game) === 0 && !game.keep) leaveGame();
+    },
+    { redo },
+  );
+}
+
+function redo() {
+  if (!redoStack.length) return;
+  const rest = redoStack.slice(0, -1);
+  const next = redoStack.at(-1);
+  change(() => restore(structuredClone(next)), { redo: rest });
+}
+
 function setVariant(variant) {
+  if (game) return;
   const cleared = [];
   change((s) => {
     s.variant = variant;
@@ -478,13 +997,30 @@ function setVariant(variant) {
   if (cleared.length) $("#note").textContent = t("variantCleared", cleared.map(categoryName).join(", "));
 }
 
-function newGame() {
+function setSheet(c, value) {
+  if (game) return;
   change((s) => {
-    s.sheet = s.sheet.map(() => null);
-    s.dice = [];
-    s.roll = 0;
+    s.sheet[c] = value;
   });
+}
+
+/** A new game. A game played along stays in the history: Back returns to it. */
+function newGame() {
+  const wasGame = game !== null;
+  reviewOpen = false;
+  change(
+    (s) => {
+      if (game) leaveGame();
+      s.sheet = s.sheet.map(() => null);
+      s.dice = [];
+      s.roll = 0;
+    },
+    { push: wasGame },
+  );
   $("#confirm-new").hidden = true;
+  backToGame = false;
+  writeURL();
+  renderAll();
 }
 
 async function share() {
@@ -509,6 +1045,356 @@ async function share() {
   }
 }
 
+// Review ---------------------------------------------------------------------------------------
+
+/** What the review panel shows: {query, result} or {query, error}. */
+let reviewShown = null;
+/** The query and language the review panel was drawn for (it is redrawn only when they change). */
+let reviewDrawn = null;
+let reviewWanted = null;
+let reviewBusy = false;
+
+function openReview() {
+  if (!game || decisionCount(game) === 0) return;
+  reviewOpen = true;
+  writeURL();
+  renderReview();
+  requestReview();
+  $("#review").scrollIntoView({ block: "start" });
+  $("#review-heading").focus({ preventScroll: true });
+}
+
+function closeReview() {
+  reviewOpen = false;
+  writeURL();
+  renderReview();
+  $("#review-open").focus();
+}
+
+function requestReview() {
+  if (!reviewOpen || !game || decisionCount(game) === 0) return;
+  const query = formatGame(game);
+  if (reviewShown?.query === query) return;
+  reviewWanted = query;
+  pumpReview();
+}
+
+async function pumpReview() {
+  if (reviewBusy || !ready || reviewWanted === null) return;
+  const query = reviewWanted;
+  reviewWanted = null;
+  reviewBusy = true;
+  try {
+    const result = await advisor.call("review", { query });
+    reviewShown = { query, result };
+  } catch (error) {
+    if (error.kind === "load") failLoading(error);
+    reviewShown = error.kind === "cancelled" ? null : { query, error };
+  } finally {
+    reviewBusy = false;
+  }
+  renderReview();
+  pumpReview();
+}
+
+/** Open a reviewed decision's position with its advice, in a new history entry (Back returns). */
+function openDecision(decision) {
+  writeURL(); // this entry keeps the game with the review open
+  backToGame = true;
+  reviewOpen = false;
+  game = null;
+  entry = [];
+  redoStack = [];
+  Object.assign(state, readQuery(decision.query));
+  fillSheetChoices();
+  link = null;
+  generation++;
+  sync();
+  writeURL(true);
+  renderAll();
+  markStale();
+  requestAdvice();
+  window.scrollTo(0, 0);
+  $("#advice-heading").focus({ preventScroll: true });
+}
+
+/** An option of the review (chosen or best), as the advice list names it. */
+function describeOption(option, decision) {
+  const name = option.category === undefined ? null : categoryName(option.category);
+  const points = () => pointsText(option, decision.dice, reviewShown.result.variant);
+  if (option.keep && option.category === undefined) {
+    return option.keep.length ? t("keep", option.keep.join(" ")) : t("keepNone");
+  }
+  if (option.keep || decision.roll < MAX_ROLLS) return t("stop", name, points());
+  return t("scoreAs", name, points());
+}
+
+function renderReview() {
+  const panel = $("#review");
+  const available = game !== null && decisionCount(game) > 0;
+  panel.hidden = !(reviewOpen && available);
+  const button = $("#review-open");
+  button.disabled = !available;
+  button.classList.toggle("primary", view?.phase === "over");
+  button.setAttribute("aria-expanded", String(!panel.hidden));
+  if (panel.hidden) {
+    reviewDrawn = null;
+    return;
+  }
+
+  const status = $("#review-status");
+  const body = $("#review-body");
+  const query = formatGame(game);
+  const current = reviewShown?.query === query ? reviewShown : null;
+  if (!current) {
+    status.textContent = ready ? t("reviewLoading") : t("reviewWaiting");
+    body.setAttribute("aria-busy", "true");
+    if (!reviewShown) body.replaceChildren();
+    reviewDrawn = null;
+    return;
+  }
+  body.removeAttribute("aria-busy");
+  const key = `${current.query}|${language}`;
+  if (key === reviewDrawn) return;
+  reviewDrawn = key;
+  if (current.error) {
+    status.textContent = t("internalError", current.error.message);
+    body.replaceChildren();
+    panel.removeAttribute("data-query");
+    return;
+  }
+  status.textContent = "";
+  const review = current.result;
+  panel.dataset.query = review.query;
+  body.replaceChildren(
+    reviewFigures(review),
+    el("p", { class: "split", text: t("luckSkill", formatSigned(review.luck), formatSigned(-review.total_loss)) }),
+    reviewChart(review),
+    el("h3", { text: t("costliest") }),
+    review.costliest.length
+      ? el(
+          "ol",
+          { class: "decisions costliest" },
+          ...review.costliest.map((i) => decisionItem(review.decisions[i], i, "costly")),
+        )
+      : el("p", { class: "hint", text: t("noLoss") }),
+    el("h3", { text: t("everyDecision") }),
+    el("ol", { class: "decisions" }, ...review.decisions.map((d, i) => decisionItem(d, i, "decision"))),
+  );
+}
+
+function reviewFigures(review) {
+  const figure = (label, value, attrs = {}) => el("div", attrs, el("dt", { text: label }), el("dd", { text: value }));
+  const n = review.decisions.length;
+  const final = review.final ?? null; // None arrives as undefined
+  return el(
+    "dl",
+    {
+      class: "figures-list",
+      "data-testid": "review-summary",
+      "data-final": final,
+      "data-total-loss": String(review.total_loss),
+      "data-mean-loss": String(review.mean_loss),
+      "data-luck": String(review.luck),
+      "data-decisions": n,
+    },
+    final === null
+      ? figure(t("inProgress"), formatExpected(review.last))
+      : figure(t("finalScore"), String(final), { class: "final" }),
+    figure(t("totalLoss"), review.total_loss > 0 ? formatLoss(review.total_loss) : "0.00"),
+    figure(t("meanLoss", n), review.mean_loss > 0 ? formatLoss(review.mean_loss) : "0.00"),
+  );
+}
+
+/** One decision: where, the dice, what was chosen, the best option, the loss; tap to open it. */
+function decisionItem(decision, index, testid) {
+  const chosen = describeOption(decision.chosen, decision);
+  const best = describeOption(decision.best, decision);
+  const lost = decision.loss > 0;
+  const lossText = lost ? formatLoss(decision.loss) : t("best");
+  const button = el(
+    "button",
+    {
+      type: "button",
+      class: "decision-button",
+      "aria-label": t(
+        "decisionName",
+        decision.turn,
+        decision.roll,
+        decision.dice.join(" "),
+        chosen,
+        lost ? t("lossName", formatLoss(decision.loss)) : t("bestName"),
+      ),
+    },
+    el("span", { class: "where", text: t("where", decision.turn, decision.roll) }),
+    el("span", { class: "kept" }, ...decision.dice.map((face) => drawDie(face, "small"))),
+    el("span", { class: lost ? "loss lost" : "loss", text: lossText }),
+    el("span", { class: "chosen", text: t("chose", chosen) }),
+    lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
+  );
+  button.addEventListener("click", () => openDecision(decision));
+  return el(
+    "li",
+    {
+      class: lost ? "decision lost" : "decision",
+      "data-testid": testid,
+      "data-index": index,
+      "data-turn": decision.turn,
+      "data-roll": decision.roll,
+      "data-loss": String(decision.loss),
+      "data-query": decision.query,
+    },
+    button,
+  );
+}
+
+/** Round step for about `count` ticks over `span`: 1, 2 or 5 × 10^k. */
+function tickStep(span, count) {
+  const raw = Math.max(span, 1e-9) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+}
+
+/** The chart of the expected final score along the game (SVG, drawn here). Besides it, the
+ * same line with every loss added back: what the dice alone did (start + luck so far). The
+ * band between them is what the decisions cost. */
+function reviewChart(review) {
+  const points = review.series;
+  const n = points.length;
+  let lossSoFar = 0;
+  let k = 0;
+  const expected = points.map((p) => p.expected);
+  const dice = points.map((p) => {
+    if (p.after === "choice") lossSoFar += review.decisions[k++]?.loss ?? 0;
+    return p.expected + lossSoFar;
+  });
+  const width = Math.max(280, Math.round($("#review-body").clientWidth || 340));
+  const height = 210;
+  const pad = { left: 40, right: 10, top: 10, bottom: 28 };
+  const low = Math.min(...expected);
+  const high = Math.max(...dice);
+  const step = tickStep(high - low, 4);
+  const y0 = Math.floor(low / step) * step;
+  const y1 = Math.max(Math.ceil(high / step) * step, y0 + step);
+  const x = (i) => pad.left + (n === 1 ? 0 : (i * (width - pad.left - pad.right)) / (n - 1));
+  const y = (v) => pad.top + ((y1 - v) / (y1 - y0)) * (height - pad.top - pad.bottom);
+  const path = (values) => values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+
+  const title = t("chartTitle");
+  const desc = t(
+    "chartDesc",
+    formatExpected(review.start),
+    formatExpected(review.last),
+    formatSigned(review.luck),
+    formatSigned(-review.total_loss),
+  );
+  const svg = svgEl(
+    "svg",
+    { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "chart-title chart-desc" },
+    svgEl("title", { id: "chart-title", text: title }),
+    svgEl("desc", { id: "chart-desc", text: desc }),
+  );
+  // Horizontal grid lines with their values.
+  for (let v = y0; v <= y1 + step / 2; v += step) {
+    svg.append(
+      svgEl("line", { class: "grid", x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }),
+      svgEl("text", { class: "tick", x: pad.left - 4, y: y(v) + 3.5, "text-anchor": "end", text: String(Math.round(v)) }),
+    );
+  }
+  // Turns: a line where each begins, its number under its span.
+  const starts = points.map((p, i) => i).filter((i) => i === 0 || points[i].turn !== points[i - 1].turn);
+  starts.forEach((start, j) => {
+    const end = (starts[j + 1] ?? n) - 1;
+    if (j > 0) svg.append(svgEl("line", { class: "turn", x1: x(start), x2: x(start), y1: pad.top, y2: height - pad.bottom }));
+    const middle = (x(start) + x(Math.max(start, end))) / 2;
+    const room = (x(starts[j + 1] ?? n - 1) - x(start)) || width;
+    if (room >= 12 || j % 2 === 0) {
+      svg.append(svgEl("text", { class: "tick", x: middle, y: height - pad.bottom + 13, "text-anchor": "middle", text: String(points[start].turn) }));
+    }
+  });
+  svg.append(
+    svgEl("text", { class: "axis", x: width - pad.right, y: height - 3, "text-anchor": "end", text: t("axisTurn") }),
+    svgEl("polygon", { class: "cost", points: `${path(dice)} ${path(expected).split(" ").reverse().join(" ")}` }),
+    svgEl("polyline", { class: "dice-line", points: path(dice) }),
+    svgEl("polyline", { class: "expected-line", points: path(expected) }),
+  );
+  k = 0;
+  points.forEach((p, i) => {
+    if (p.after !== "choice") return;
+    const decision = review.decisions[k++];
+    if (decision?.loss > 0) svg.append(svgEl("circle", { class: "mistake", cx: x(i), cy: y(p.expected), r: 3 }));
+  });
+  const legend = el(
+    "ul",
+    { class: "legend" },
+    el("li", {}, el("span", { class: "swatch expected-line", "aria-hidden": "true" }), t("legendExpected")),
+    el("li", {}, el("span", { class: "swatch dice-line", "aria-hidden": "true" }), t("legendDice")),
+    el("li", {}, el("span", { class: "swatch cost", "aria-hidden": "true" }), t("legendCost")),
+  );
+  return el("figure", { class: "chart-box", "data-testid": "chart" }, svg, legend);
+}
+
+// Offline: the service worker ------------------------------------------------------------------
+
+let swRegistered = false;
+let updating = false;
+
+/** Register sw.js (once the advisor has loaded, so its downloads do not slow the first load).
+ * "Ready to work offline" when the first worker takes over this page; "Update available"
+ * when a new version waits; its Reload button lets it take over and reloads the page. */
+async function registerServiceWorker() {
+  if (swRegistered || !("serviceWorker" in navigator)) return;
+  swRegistered = true;
+  const container = navigator.serviceWorker;
+  const hadController = container.controller !== null;
+  let registration;
+  try {
+    registration = await container.register("sw.js", { scope: "./", updateViaCache: "none" });
+  } catch (error) {
+    console.warn("The page works online only: no service worker.", error);
+    return;
+  }
+  if (!registration) return; // registration refused without an error (e.g. by a test harness)
+  const watch = (worker) => {
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed" && container.controller) showAppNote("update", registration);
+      if (worker.state === "activated" && !hadController) showAppNote("offline");
+    });
+  };
+  if (registration.waiting && container.controller) showAppNote("update", registration);
+  watch(registration.installing);
+  registration.addEventListener("updatefound", () => watch(registration.installing));
+  // A new version took over (here, or in another tab of the page): reload, so that the page
+  // never runs against another version's files. The first worker's takeover is not a change.
+  container.addEventListener("controllerchange", () => {
+    if (updating || hadController) location.reload();
+  });
+}
+
+/** The note under the header: {kind: "offline" | "update"}. */
+let appNote = null;
+
+function showAppNote(kind, registration = null) {
+  appNote = { kind, registration };
+  renderAppNote();
+}
+
+function renderAppNote() {
+  const box = $("#app-note");
+  box.hidden = appNote === null;
+  if (!appNote) return;
+  box.dataset.kind = appNote.kind;
+  $("#app-note-text").textContent = t(appNote.kind === "update" ? "updateAvailable" : "offlineReady");
+  $("#app-note-reload").hidden = appNote.kind !== "update";
+}
+
+function reloadForUpdate() {
+  const waiting = appNote?.registration?.waiting;
+  if (!waiting) return location.reload();
+  updating = true;
+  waiting.postMessage({ type: "skip-waiting" });
+}
+
 // Rendering ------------------------------------------------------------------------------------
 
 function renderStatic() {
@@ -531,11 +1417,7 @@ function buildSheet() {
   const bodies = [$("#upper"), $("#lower")];
   rules.categories.en.forEach((_, c) => {
     const select = el("select", { id: `category-${c}`, "data-category": c });
-    select.addEventListener("change", () => {
-      change((s) => {
-        s.sheet[c] = select.value === "" ? null : Number(select.value);
-      });
-    });
+    select.addEventListener("change", () => setSheet(c, select.value === "" ? null : Number(select.value)));
     const row = el(
       "tr",
       { "data-category": c },
@@ -560,12 +1442,28 @@ function fillSheetChoices() {
 }
 
 function renderInput() {
-  // Roll and variant.
-  for (const radio of document.querySelectorAll("input[name=roll]")) radio.checked = Number(radio.value) === state.roll;
-  for (const radio of document.querySelectorAll("input[name=variant]")) radio.checked = radio.value === state.variant;
+  const playing = game !== null;
+  // Roll and variant: the game's own while playing along.
+  for (const radio of document.querySelectorAll("input[name=roll]")) {
+    radio.checked = Number(radio.value) === state.roll;
+    radio.disabled = playing;
+  }
+  for (const radio of document.querySelectorAll("input[name=variant]")) {
+    radio.checked = radio.value === state.variant;
+    radio.disabled = playing;
+  }
+  renderDice();
+  renderSheet();
+  renderGameBar();
+}
 
-  // Dice: the entered ones (tap to remove), then empty places.
+function renderDice() {
+  const playing = game !== null;
+  const locked = playing ? view.locked : [];
   const slots = state.dice.map((face, i) => {
+    if (locked[i]) {
+      return el("span", { class: "slot locked", role: "img", "aria-label": t("keptDie", face) }, drawDie(face, "large"));
+    }
     const button = el("button", { type: "button", class: "slot", "aria-label": t("removeDie", i + 1, face) });
     button.append(drawDie(face, "large"));
     button.addEventListener("click", () => removeDie(i));
@@ -573,14 +1471,29 @@ function renderInput() {
   });
   while (slots.length < N_DICE) slots.push(el("span", { class: "slot empty", "aria-hidden": "true" }));
   $("#slots").replaceChildren(...slots);
-  const missing = N_DICE - state.dice.length;
-  $("#dice-hint").textContent =
-    state.dice.length === 0 ? t("diceHintEmpty") : missing ? t("diceHintMore", missing) : t("diceHintFull");
-  $("#backspace").disabled = state.dice.length === 0;
-  $("#clear-dice").disabled = state.dice.length === 0;
 
-  // Sheet: values, what the dice would score in each empty cell, the totals.
+  const missing = N_DICE - state.dice.length;
+  const nLocked = locked.filter(Boolean).length;
+  const entering = !playing || view.phase === "dice";
+  let hint;
+  if (playing && view.phase === "over") hint = "";
+  else if (playing && view.phase === "choice") hint = nLocked < N_DICE ? t("diceHintChoice") : "";
+  else if (nLocked && missing) hint = t("diceHintKept", missing);
+  else if (state.dice.length === 0) hint = t("diceHintEmpty");
+  else hint = missing ? t("diceHintMore", missing) : t("diceHintFull");
+  $("#dice-hint").textContent = hint;
+
+  const removable = lastRemovable() >= 0 && (!playing || view.phase !== "over");
+  $("#backspace").disabled = !removable;
+  $("#clear-dice").disabled = !removable;
+  $("#roll-for-me").disabled = !(entering && missing > 0);
+  for (const button of document.querySelectorAll("#keypad button")) button.disabled = !entering;
+}
+
+function renderSheet() {
+  const playing = game !== null;
   const complete = state.dice.length === N_DICE;
+  const scorable = canScore();
   for (const row of document.querySelectorAll("tr[data-category]")) {
     const c = Number(row.dataset.category);
     const value = state.sheet[c];
@@ -588,12 +1501,24 @@ function renderInput() {
     const select = row.querySelector("select");
     select.value = value === null ? "" : String(value);
     select.options[0].textContent = t("emptyCell");
+    select.disabled = playing;
     row.classList.toggle("filled", value !== null);
     const preview = row.querySelector(".preview");
     if (value === null && complete) {
       const points = pointsOf(state.dice, c, state.variant);
-      preview.replaceChildren(el("span", { "aria-hidden": "true", text: t("preview", points) }));
-      preview.append(el("span", { class: "visually-hidden", text: t("previewName", points) }));
+      if (scorable) {
+        const button = el("button", {
+          type: "button",
+          class: "score-here",
+          "aria-label": t("scoreHere", points, categoryName(c)),
+          text: t("preview", points),
+        });
+        button.addEventListener("click", () => applyOption({ category: c }));
+        preview.replaceChildren(button);
+      } else {
+        preview.replaceChildren(el("span", { "aria-hidden": "true", text: t("preview", points) }));
+        preview.append(el("span", { class: "visually-hidden", text: t("previewName", points) }));
+      }
     } else {
       preview.replaceChildren();
     }
@@ -601,9 +1526,22 @@ function renderInput() {
   const totals = sheetTotals(state.sheet);
   $("#subtotal").textContent = `${totals.upper} / ${rules.bonus.threshold}`;
   const need = rules.bonus.threshold - totals.upper;
-  $("#bonus").textContent =
-    totals.bonus > 0 ? `+${totals.bonus}` : totals.upperFull ? "0" : t("bonusNeed", need);
+  $("#bonus").textContent = totals.bonus > 0 ? `+${totals.bonus}` : totals.upperFull ? "0" : t("bonusNeed", need);
   $("#total").textContent = String(totals.total);
+  $("#sheet-locked").hidden = !playing;
+}
+
+function renderGameBar() {
+  const status = $("#game-status");
+  if (!game) status.textContent = t("playHint");
+  else if (view.phase === "over") status.textContent = t("playingOver");
+  else status.textContent = t("playing", view.turn, view.roll);
+  status.classList.toggle("playing", game !== null);
+  $("#undo").disabled = !canUndo();
+  $("#redo").disabled = redoStack.length === 0;
+  $("#back-to-game").hidden = !backToGame;
+  $("#link-label").textContent = t(game ? "linkLabelGame" : "linkLabel");
+  renderReview();
 }
 
 function renderLoading() {
@@ -643,12 +1581,9 @@ function renderAdvice() {
   $("#retry").hidden = true;
   if (shown?.error) {
     const { error } = shown;
+    const linkText = shown.action === "game" ? "gameLinkError" : "linkError";
     errorText.textContent =
-      error.kind === "position"
-        ? shown.link
-          ? t("linkError", error.message)
-          : error.message
-        : t("internalError", error.message);
+      error.kind === "position" ? (shown.link ? t(linkText, error.message) : error.message) : t("internalError", error.message);
     errorBox.hidden = false;
     summary.textContent = "";
     list.replaceChildren();
@@ -658,13 +1593,15 @@ function renderAdvice() {
   errorBox.hidden = true;
   errorText.textContent = "";
   delete summary.dataset.expected;
+  const current = shown?.query === currentQuery() || shown?.query === link ? shown : null;
+  if (game && view.phase === "dice") return renderEntryPrompt(current?.action === "game" ? current.result : null);
   if (!shown) {
     summary.textContent = ready ? "" : t("waiting");
     list.replaceChildren();
     return;
   }
 
-  const { result } = shown;
+  const result = shown.action === "game" ? shown.result.advice : shown.result;
   const expected = formatExpected(result.expected);
   summary.dataset.expected = String(result.expected);
   if (result.over) summary.textContent = t("over", result.score);
@@ -673,14 +1610,42 @@ function renderAdvice() {
   } else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);
   else summary.textContent = t("bestPlay", expected, result.score);
 
-  const dice = readQuery(result.query).dice;
-  const variant = result.variant;
+  const position = shown.action === "game" ? shown.result.position : shown.result.query;
+  const dice = readQuery(position).dice;
+  const variant = shown.action === "game" ? shown.result.variant : result.variant;
   list.replaceChildren(...result.options.map((option, i) => renderOption(option, i + 1, dice, variant)));
-  list.setAttribute("data-query", result.query);
+  list.setAttribute("data-query", shown.query);
+  list.setAttribute("data-position", position);
   for (const row of document.querySelectorAll("tr[data-category]")) {
     const best = result.options[0]?.category;
     row.classList.toggle("best", best !== undefined && Number(row.dataset.category) === best);
   }
+}
+
+/** A game waits for dice: what to enter, and the expected final score (once known). */
+function renderEntryPrompt(result) {
+  const summary = $("#summary");
+  const list = $("#options");
+  const missing = N_DICE - view.locked.filter(Boolean).length;
+  let text;
+  let expected = null;
+  if (game.keep) {
+    text = game.keep.length ? t("enterKept", game.keep.join(" "), missing) : t("enterRerollAll");
+    const option = result?.advice.options.find((o) => o.keep && !o.category && sortedKey(o.keep) === sortedKey(game.keep));
+    expected = option?.expected ?? null;
+  } else {
+    text = t("enterTurn", view.turn);
+    expected = result && result.advice.roll === 0 ? result.advice.expected : null;
+  }
+  if (expected !== null) {
+    text = `${text} ${t("expectedNow", formatExpected(expected))}`;
+    summary.dataset.expected = String(expected);
+  }
+  summary.textContent = text;
+  list.replaceChildren();
+  if (result) list.setAttribute("data-query", result.query);
+  else list.removeAttribute("data-query");
+  for (const row of document.querySelectorAll("tr[data-category]")) row.classList.remove("best");
 }
 
 /** One option: what to do, its expected final score and loss, and a button that does it. */
@@ -749,6 +1714,13 @@ function render() {
   renderInput();
   renderLoading();
   renderAdvice();
+  renderAppNote();
+}
+
+/** Everything, after the input was replaced wholesale (a link, Back, a new game). */
+function renderAll() {
+  fillSheetChoices();
+  render();
 }
 
 // Start ----------------------------------------------------------------------------------------
@@ -765,11 +1737,14 @@ function bindControls() {
     button.addEventListener("click", () => {
       language = button.dataset.lang;
       localStorage.setItem(LANGUAGE_KEY, language);
-      render();
+      if (rules) render();
+      else renderStatic();
     });
   }
   for (const radio of document.querySelectorAll("input[name=roll]")) {
-    radio.addEventListener("change", () => change((s) => (s.roll = Number(radio.value))));
+    radio.addEventListener("change", () => {
+      if (!game) change((s) => (s.roll = Number(radio.value)));
+    });
   }
   for (const radio of document.querySelectorAll("input[name=variant]")) {
     radio.addEventListener("change", () => setVariant(radio.value));
@@ -781,8 +1756,22 @@ function bindControls() {
     button.addEventListener("click", () => addDie(face));
     keypad.append(button);
   }
-  $("#backspace").addEventListener("click", () => removeDie(state.dice.length - 1));
-  $("#clear-dice").addEventListener("click", () => change((s) => (s.dice = [])));
+  $("#backspace").addEventListener("click", () => {
+    const i = lastRemovable();
+    if (i >= 0) removeDie(i);
+  });
+  $("#clear-dice").addEventListener("click", clearDice);
+  $("#roll-for-me").addEventListener("click", rollForMe);
+  $("#undo").addEventListener("click", undo);
+  $("#redo").addEventListener("click", redo);
+  $("#review-open").addEventListener("click", () => (reviewOpen ? closeReview() : openReview()));
+  $("#review-close").addEventListener("click", closeReview);
+  $("#back-to-game").addEventListener("click", () => history.back());
+  $("#app-note-reload").addEventListener("click", reloadForUpdate);
+  $("#app-note-close").addEventListener("click", () => {
+    appNote = null;
+    renderAppNote();
+  });
   $("#retry").addEventListener("click", () => {
     if (rules === null) return location.reload(); // the page itself did not load
     advisor?.terminate();
@@ -801,16 +1790,34 @@ function bindControls() {
   });
   $("#confirm-yes").addEventListener("click", newGame);
 
-  // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll.
+  // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll;
+  // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo.
   document.addEventListener("keydown", (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (rules === null || event.altKey) return;
     if (event.target.closest?.("select, input[type=text], textarea")) return;
-    if (/^[1-6]$/.test(event.key)) addDie(Number(event.key));
-    else if (event.key === "Backspace" && state.dice.length) removeDie(state.dice.length - 1);
-    else if (event.key === "Delete" && state.dice.length) change((s) => (s.dice = []));
-    else if (event.key === "r" || event.key === "R") cycleRoll();
+    const key = event.key.toLowerCase();
+    if (event.ctrlKey || event.metaKey) {
+      if (key === "z" && !event.shiftKey) undo();
+      else if ((key === "z" && event.shiftKey) || key === "y") redo();
+      else return;
+    } else if (/^[1-6]$/.test(event.key)) addDie(Number(event.key));
+    else if (event.key === "Backspace" && lastRemovable() >= 0) removeDie(lastRemovable());
+    else if (event.key === "Delete") clearDice();
+    else if (key === "r") cycleRoll();
     else return;
     event.preventDefault();
+  });
+
+  // Back and Forward: the entry's URL and state, checked by Python like a link.
+  window.addEventListener("popstate", () => {
+    if (rules === null) return;
+    readLocation();
+    generation++;
+    $("#note").textContent = "";
+    renderAll();
+    markStale();
+    requestAdvice();
+    requestReview();
   });
 }
 
@@ -831,8 +1838,7 @@ async function main() {
     renderAdvice();
     return;
   }
-  if (location.search.length > 1) link = location.search.slice(1);
-  Object.assign(state, readQuery(location.search));
+  readLocation();
   buildSheet();
   render();
   requestAdvice();

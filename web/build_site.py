@@ -22,11 +22,21 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
 6. ``public/build.json``: the URLs of the wheel and the tables (with a
    content hash in the query, so no stale copy is ever used) and the
    Pyodide version, so the JavaScript names no version or file itself.
+7. The app's icons (``web/icons.py``: ``icon.svg``, ``icon-192.png``,
+   ``icon-512.png``, ``icon-maskable-512.png``) and its web app manifest
+   ``manifest.webmanifest``, so a phone can install the page.
+8. ``public/precache.js``, read by the service worker ``sw.js``: every URL
+   the page needs to work offline (the page as ``./``, its scripts, data,
+   manifest and icons, the Pyodide files, the NumPy wheel, and our wheel and
+   both tables under the URLs build.json gives them) and a version that is a
+   hash of all their bytes: any change of any of them is a new version, a new
+   service worker and a new cache.
 
 The tables in ``public/tables/`` come from ``python -m build_table``; this
 build only checks they are there.
 
-Outputs 1, 4, 5 and 6 depend only on the repository's files.
+Outputs 1 and 4–8 depend only on the repository's files (and 8 on the
+pinned Pyodide and NumPy files).
 """
 
 import argparse
@@ -49,12 +59,13 @@ PUBLIC: Final = ROOT / "public"
 CACHE: Final = ROOT / ".cache"
 sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as the wheel
 
+import icons  # noqa: E402  (web/icons.py, next to this file)
 from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
 from yacht.table import file_name  # noqa: E402
 
-WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "bare.html", "bare-worker.js")
-"""The page (index.html …) and the benchmark's bare Pyodide + NumPy page (bare*)."""
+WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "sw.js", "bare.html", "bare-worker.js")
+"""The page (index.html …), its service worker and the benchmark's bare Pyodide + NumPy page (bare*)."""
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 """What ``loadPyodide`` fetches from its indexURL (besides the packages it is asked to load)."""
@@ -278,6 +289,81 @@ def build_json(pyodide_version: str, wheel_name: str) -> dict:
     }
 
 
+# 7. Icons and the manifest ----------------------------------------------------------------------
+
+APP_NAME: Final = "Yacht advisor"
+THEME_COLOR: Final = "#0b62c4"
+"""The page's accent blue (style.css ``--accent``): the installed app's title bar."""
+BACKGROUND_COLOR: Final = "#eef1f5"
+"""The page's background (style.css ``--bg``): the splash screen of the installed app."""
+ICONS: Final = (
+    ("icon.svg", "image/svg+xml", "any", "any"),
+    ("icon-192.png", "image/png", "192x192", "any"),
+    ("icon-512.png", "image/png", "512x512", "any"),
+    ("icon-maskable-512.png", "image/png", "512x512", "maskable"),
+)
+
+
+def icon_bytes(name: str) -> bytes:
+    if name == "icon.svg":
+        return icons.svg().encode()
+    size = int(name.rsplit("-", 1)[1].removesuffix(".png"))
+    return icons.png(size, maskable="maskable" in name)
+
+
+def manifest() -> dict:
+    return {
+        "name": APP_NAME,
+        "short_name": "Yacht",
+        "description": "Exact advice for every Yacht position, and a review of your games. Works offline.",
+        "lang": "en",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "icons": [
+            {"src": name, "type": kind, "sizes": sizes, "purpose": purpose} for name, kind, sizes, purpose in ICONS
+        ],
+    }
+
+
+def write_app_files() -> None:
+    for name, *_ in ICONS:
+        write_if_changed(PUBLIC / name, icon_bytes(name))
+    write_if_changed(PUBLIC / "manifest.webmanifest", json_bytes(manifest()))
+
+
+# 8. The offline cache's list -------------------------------------------------------------------
+
+PRECACHE_FILE: Final = "precache.js"
+PAGE_FILES: Final = ("app.js", "worker.js", "style.css", "rules.json", "build.json", "manifest.webmanifest")
+
+
+def precache_urls(build: dict, numpy_name: str) -> dict[str, Path]:
+    """Each URL the service worker precaches (relative to public/) and the file it serves."""
+    urls = {"./": PUBLIC / "index.html"}
+    for name in (*PAGE_FILES, *(icon for icon, *_ in ICONS)):
+        urls[name] = PUBLIC / name
+    for name in (*PYODIDE_FILES, numpy_name):
+        urls[f"pyodide/{name}"] = PUBLIC / "pyodide" / name
+    for entry in (build["wheel"], *(build["tables"][v] for v in sorted(build["tables"]))):
+        urls[entry["url"]] = PUBLIC / entry["url"].split("?", 1)[0]
+    return urls
+
+
+def precache_js(urls: dict[str, Path]) -> bytes:
+    """``self.PRECACHE = {version, urls}``: the version hashes every URL and its file's bytes."""
+    digest = hashlib.sha256()
+    for url in sorted(urls):
+        digest.update(f"{url}\0{sha256_file(urls[url])}\n".encode())
+    value = {"version": digest.hexdigest()[:16], "urls": sorted(urls)}
+    return (
+        "// Written by web/build_site.py: what sw.js precaches (the version hashes every file's bytes).\n"
+        f"self.PRECACHE = {json.dumps(value, indent=1)};\n"
+    ).encode()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.parse_args(argv)
@@ -291,7 +377,10 @@ def main(argv: list[str] | None = None) -> int:
         write_if_changed(PUBLIC / "pyodide" / numpy_name, wheel_path.read_bytes())
         wheel_name = build_wheel(PUBLIC / "py")
         write_if_changed(PUBLIC / "rules.json", json_bytes(rules_json()))
-        write_if_changed(PUBLIC / "build.json", json_bytes(build_json(version, wheel_name)))
+        build = build_json(version, wheel_name)
+        write_if_changed(PUBLIC / "build.json", json_bytes(build))
+        write_app_files()
+        write_if_changed(PUBLIC / PRECACHE_FILE, precache_js(precache_urls(build, numpy_name)))
     except BuildError as e:
         print(f"build_site: error: {e}", file=sys.stderr)
         return 1

@@ -5,8 +5,11 @@
 // is told how far it got with {type: "progress", step, state} messages.
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
-// {id, error}. Errors are plain objects:
-//   {kind: "position", field, message}  a bad position (yacht.position.PositionError;
+// {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), game
+// (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query),
+// time (for the benchmark). Errors are plain objects:
+//   {kind: "position", field, message}  a bad position or game record (yacht.position.
+//                                        PositionError, or its subclass yacht.game.GameError;
 //                                        the message is the CLI's)
 //   {kind: "load", step, message}       something the advisor needs did not load
 //   {kind: "internal", message}         anything else (a bug)
@@ -144,12 +147,12 @@ function pythonMessage(py, error) {
   }
 }
 
-/** Call into Python; a PositionError becomes {kind: "position", field, message}. */
+/** Call into Python; a PositionError (or a subclass: GameError) becomes {kind: "position", field, message}. */
 function callPython(py, call) {
   try {
     return call();
   } catch (error) {
-    if (error?.type === "PositionError") {
+    if (error?.type !== undefined) {
       const exc = py.sys.last_exc;
       try {
         if (exc && py.builtins.isinstance(exc, py.PositionError)) {
@@ -163,13 +166,13 @@ function callPython(py, call) {
   }
 }
 
-/** The advice of one query: yacht.api.advise_query's dict as a plain object. */
-async function advise(query) {
+/** yacht.api.<name>(query, tables) as a plain object, once the query's table is loaded. */
+async function answer(name, query) {
   const py = await advisor;
   const variant = callPython(py, () => py.api.variant_of(query));
-  if (variant in (await build).tables) await loadTable(variant); // else advise_query says what is wrong
+  if (variant in (await build).tables) await loadTable(variant); // else the call says what is wrong
   return callPython(py, () => {
-    const result = py.api.advise_query(query, py.tables);
+    const result = py.api[name](query, py.tables);
     try {
       return result.toJs({ dict_converter: Object.fromEntries });
     } finally {
@@ -177,6 +180,9 @@ async function advise(query) {
     }
   });
 }
+
+/** The advice of one position query: yacht.api.advise_query's dict. */
+const advise = (query) => answer("advise_query", query);
 
 const actions = {
   /** Resolves when the runtime, the package and the table of `variant` are ready. */
@@ -193,6 +199,16 @@ const actions = {
 
   advise({ query }) {
     return advise(query);
+  },
+
+  /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice). */
+  game({ query }) {
+    return answer("game_query", query);
+  },
+
+  /** Every decision of a game record graded: yacht.api.review_query's dict. */
+  review({ query }) {
+    return answer("review_query", query);
   },
 
   /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */

@@ -3,8 +3,13 @@
 The session runs the site build (``web/build_site.py``; quick when nothing changed), serves
 ``public/`` with ``http.server`` on 127.0.0.1 and a free port, and starts Chromium through
 Playwright: Debian's ``/usr/bin/chromium`` where it exists, else Playwright's own browser.
-The server can hold or fail chosen paths, so tests can see the page while it loads or when
-a download fails without waiting on the clock.
+The server can hold or fail chosen paths, or answer them with other bytes, so tests can see
+the page while it loads, when a download fails or when a new version is published, without
+waiting on the clock; it records the paths it is asked for.
+
+Contexts block service workers unless a test asks for them (``service_workers="allow"``):
+a page served from a worker's cache would not see what the server does, and which tests
+ran before would decide it.
 """
 
 import functools
@@ -49,6 +54,9 @@ MIME_TYPES = {
     ".zip": "application/zip",
     ".whl": "application/zip",
     ".table": "application/octet-stream",
+    ".webmanifest": "application/manifest+json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
 }
 
 
@@ -62,6 +70,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), handler)
         self.held: dict[str, threading.Event] = {}
         self.failing: dict[str, int] = {}
+        self.replaced: dict[str, bytes] = {}
+        self.requested: list[str] = []
 
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.server_port}/{path}"
@@ -85,6 +95,15 @@ class SiteServer(http.server.ThreadingHTTPServer):
         finally:
             del self.failing[path]
 
+    @contextmanager
+    def replace(self, path: str, body: bytes) -> Iterator[None]:
+        """Requests for ``path`` are answered with ``body`` (200, no caching headers) until the block ends."""
+        self.replaced[path] = body
+        try:
+            yield
+        finally:
+            del self.replaced[path]
+
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     server: SiteServer
@@ -92,6 +111,15 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = urlsplit(self.path).path
+        self.server.requested.append(path)
+        if path in self.server.replaced:
+            body = self.server.replaced[path]
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if path in self.server.failing:
             self.send_error(self.server.failing[path])
             return
@@ -152,8 +180,13 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 def new_context(browser: Browser, **options: object) -> BrowserContext:
-    """A phone-sized context (390 × 844, touch) in English unless told otherwise."""
-    settings: dict = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True}
+    """A phone-sized context (390 × 844, touch) in English, service workers blocked, unless told otherwise."""
+    settings: dict = {
+        "viewport": {"width": 390, "height": 844},
+        "locale": "en-US",
+        "has_touch": True,
+        "service_workers": "block",
+    }
     settings.update(options)
     context = browser.new_context(**settings)
     context.set_default_timeout(LOAD_TIMEOUT_MS)

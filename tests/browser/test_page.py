@@ -5,7 +5,6 @@ belongs to, a message), never on the clock. Controls are found by role and name,
 screen reader would find them.
 """
 
-import itertools
 import random
 import re
 from urllib.parse import urlsplit
@@ -16,76 +15,11 @@ from yacht.categories import N_CATEGORIES, NAMES_EN, NAMES_JA
 from yacht.position import PositionError, parse_query
 from yacht.rules import VARIANTS, possible_scores
 
+from .page_helpers import assert_same_advice, control, open_page, page_options, url_query, wait_for_advice
+
 pytestmark = pytest.mark.browser
 
-TOLERANCE = 1e-4
-
-
 # Helpers -------------------------------------------------------------------------------------
-
-
-def open_page(page: Page, server, query: str = "") -> None:
-    """Open the page (``query``: a URL query without ``?``) and wait until the advisor is ready."""
-    page.goto(server.url("index.html" + (f"?{query}" if query else "")))
-    expect(page.locator("html")).to_have_attribute("data-state", "ready")
-
-
-def shown_query(page: Page) -> str:
-    return page.locator("#options").get_attribute("data-query") or ""
-
-
-def wait_for_advice(page: Page, query: str) -> None:
-    """Wait until the advice shown is that of ``query`` (a canonical query)."""
-    expect(page.locator("#options")).to_have_attribute("data-query", query)
-
-
-def url_query(page: Page) -> str:
-    return urlsplit(page.url).query
-
-
-def page_options(page: Page) -> list[dict]:
-    return page.locator("[data-testid=option]").evaluate_all(
-        """items => items.map(e => ({
-            rank: Number(e.dataset.rank),
-            expected: Number(e.dataset.expected),
-            keep: e.dataset.keep ?? null,
-            category: e.dataset.category === undefined ? null : Number(e.dataset.category),
-            text: e.textContent,
-        }))"""
-    )
-
-
-def option_key(option: dict) -> tuple:
-    """An option's identity: its keep (as digits) at rolls 1–2, its category at roll 3."""
-    if option.get("keep") is not None:
-        keep = option["keep"]
-        return ("keep", keep if isinstance(keep, str) else "".join(map(str, keep)))
-    return ("category", option["category"])
-
-
-def assert_same_advice(page: Page, expected: dict) -> None:
-    """The page shows the options of ``expected`` (CPython's answer), values within TOLERANCE.
-
-    Options are compared as a set keyed by keep or category (ties may be ranked either
-    way); the page's ranks must run 1, 2, … with expected values not increasing.
-    """
-    shown = page_options(page)
-    assert {option_key(o) for o in shown} == {option_key(o) for o in expected["options"]}
-    by_key = {option_key(o): o for o in expected["options"]}
-    for option in shown:
-        want = by_key[option_key(option)]
-        assert option["expected"] == pytest.approx(want["expected"], abs=TOLERANCE), option
-        if "category" in want and option["keep"] is not None:  # keeping all five: stop and score
-            assert NAMES_EN[want["category"]] in option["text"]
-    assert [o["rank"] for o in shown] == list(range(1, len(shown) + 1))
-    values = [o["expected"] for o in shown]
-    assert all(a >= b - TOLERANCE for a, b in itertools.pairwise(values))
-    summary = float(page.locator("#summary").get_attribute("data-expected"))
-    assert summary == pytest.approx(expected["expected"], abs=TOLERANCE)
-
-
-def control(page: Page, role: str, name: str):
-    return page.get_by_role(role, name=name, exact=True)
 
 
 def enter_position(page: Page, query: str) -> None:
@@ -312,27 +246,40 @@ def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
     wait_for_advice(page, "s=,,,,,,,,,,,&d=31364&r=2")
 
 
-def test_following_the_advice_fills_in_the_next_step(page: Page, server, cpython) -> None:
+def test_following_the_advice_plays_the_game_along(page: Page, server, cpython) -> None:
     query = "s=,,,,,,,,,,,&d=56366&r=1"
     open_page(page, server, query)
     wait_for_advice(page, query)
     best = cpython(query)["options"][0]
     assert best["keep"] == [6, 6, 6]
     control(page, "button", "Keep 6 6 6 and roll again").click()
-    assert url_query(page) == "s=,,,,,,,,,,,&r=0"  # three dice kept, two to roll
+    # The position became a game record; the kept dice stay, two are to be entered.
+    assert url_query(page) == "h=56366"
+    expect(page.get_by_role("img", name="6, kept", exact=True)).to_have_count(3)
+    expect(page.locator("#summary")).to_contain_text("Kept 6 6 6: enter the 2 dice you rolled again")
+    expect(control(page, "radio", "Roll 2")).to_be_checked()
+    expect(control(page, "radio", "Roll 2")).to_be_disabled()
     for die in (6, 2):
         control(page, "button", f"Add {die}").click()
-    wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=2")
-    control(page, "radio", "Roll 3").check()
-    wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=3")
-    best = cpython("s=,,,,,,,,,,,&d=66662&r=3")["options"][0]
-    name = NAMES_EN[best["category"]]
-    control(page, "button", f"Score {name}").click()
-    sheet = [""] * N_CATEGORIES
-    sheet[best["category"]] = str(best["points"])
-    wait_for_advice(page, f"s={','.join(sheet)}&r=0")
-    expect(control(page, "combobox", name)).to_have_value(str(best["points"]))
+    wait_for_advice(page, "h=56366-666-66662")
+    assert page.locator("#options").get_attribute("data-position") == "s=,,,,,,,,,,,&d=66662&r=2"
+    assert_same_advice(page, cpython("s=,,,,,,,,,,,&d=66662&r=2"))
+    # Scoring on the sheet stops the turn early: Sixes 24 is written, turn 2 waits for dice.
+    control(page, "button", "Score 24 in Sixes").click()
+    wait_for_advice(page, "h=56366-666-66662f")
+    expect(control(page, "combobox", "Sixes")).to_have_value("24")
+    expect(control(page, "combobox", "Sixes")).to_be_disabled()
     expect(page.locator("#slots button")).to_have_count(0)
+    expect(page.locator("#summary")).to_contain_text("Turn 2: enter the five dice you rolled")
+    expect(page.locator("#total")).to_have_text("24")
+    # Virtual dice: five random faces, roll 1 of turn 2.
+    control(page, "button", "Roll for me").click()
+    expect(page).to_have_url(re.compile(r"\?h=56366-666-66662f\.[1-6]{5}$"))
+    record = url_query(page)
+    wait_for_advice(page, record)
+    position = page.locator("#options").get_attribute("data-position")
+    assert position == f"s=,,,,,24,,,,,,&d={record[-5:]}&r=1"
+    assert_same_advice(page, cpython(position))
 
 
 def test_new_game_clears_the_sheet_after_a_confirmation(page: Page, server) -> None:
@@ -436,7 +383,9 @@ def test_every_control_has_a_role_and_a_name(page: Page, server) -> None:
     tree = page.locator("body").aria_snapshot()
     unnamed = [line for line in tree.splitlines() if re.match(r"\s*- (button|combobox|radio|textbox)\s*(\[|:|$)", line)]
     assert unnamed == [], tree
-    for name in ("Share", "New game", "Clear dice", "Delete last", "English", "日本語", "Score Choice"):
+    for name in ("Share", "New game", "Clear dice", "Delete last", "English", "日本語", "Score Choice", "Undo", "Redo"):
+        expect(control(page, "button", name)).to_be_visible()
+    for name in ("Roll for me", "Review", "Score 8 in Fours"):
         expect(control(page, "button", name)).to_be_visible()
     for face in range(1, 7):
         expect(control(page, "button", f"Add {face}")).to_be_visible()
