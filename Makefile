@@ -15,7 +15,7 @@ EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
 serve: site
 	@echo "Serving public/ on http://127.0.0.1:$(PORT)/  (example: http://127.0.0.1:$(PORT)/?$(EXAMPLE))"
-	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory public
+	$(PY) web/serve.py $(PORT)
 
 # Every test: lint, the core and CLI tests, the browser tests.
 test: site chromium

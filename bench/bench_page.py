@@ -42,6 +42,9 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "web"))
+from serve import MIME_TYPES  # noqa: E402  (the one list, shared with `make serve`)
+
 PUBLIC = ROOT / "public"
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -57,20 +60,6 @@ TIMEOUT_MS = 180_000
 STEPS = ("runtime", "numpy", "package", "table")
 """The worker's loading steps; the page marks the end of each (``yacht:<step>:done``)."""
 BLANK = "/bench-blank.html"
-MIME_TYPES = {
-    ".html": "text/html",
-    ".js": "text/javascript",
-    ".mjs": "text/javascript",
-    ".css": "text/css",
-    ".json": "application/json",
-    ".wasm": "application/wasm",
-    ".zip": "application/zip",
-    ".whl": "application/zip",
-    ".table": "application/octet-stream",
-    ".webmanifest": "application/manifest+json",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-}
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

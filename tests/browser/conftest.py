@@ -30,6 +30,9 @@ from yacht.rules import VARIANTS
 from yacht.table import Table, decode, file_name
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "web"))
+from serve import MIME_TYPES  # noqa: E402  (the one list, shared with `make serve`)
+
 PUBLIC = ROOT / "public"
 ARTIFACTS = ROOT / "artifacts"
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -43,21 +46,6 @@ CHROMIUM_ARGS = [
 LOAD_TIMEOUT_MS = 120_000
 """Loading Pyodide + NumPy takes seconds; allow for a slow, busy machine."""
 expect.set_options(timeout=LOAD_TIMEOUT_MS)
-
-MIME_TYPES = {
-    ".html": "text/html",
-    ".js": "text/javascript",
-    ".mjs": "text/javascript",
-    ".css": "text/css",
-    ".json": "application/json",
-    ".wasm": "application/wasm",
-    ".zip": "application/zip",
-    ".whl": "application/zip",
-    ".table": "application/octet-stream",
-    ".webmanifest": "application/manifest+json",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-}
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
