@@ -60,6 +60,7 @@ const TEXTS = {
     },
     stepStates: { start: "loading…", done: "done", failed: "failed" },
     retry: "Retry",
+    details: "Details",
     loadFailed: (step, message) => `Could not load the advisor (${step}): ${message}`,
     linkError: (message) => `This link is not a valid position. ${message}`,
     gameLinkError: (message) => `This link is not a valid game. ${message}`,
@@ -185,6 +186,7 @@ const TEXTS = {
     },
     stepStates: { start: "読み込み中…", done: "完了", failed: "失敗" },
     retry: "再試行",
+    details: "詳細",
     loadFailed: (step, message) => `アドバイザーを読み込めませんでした (${step}): ${message}`,
     linkError: (message) => `このリンクの局面は正しくありません。${message}`,
     gameLinkError: (message) => `このリンクのゲーム記録は正しくありません。${message}`,
@@ -1571,6 +1573,8 @@ function renderAdvice() {
   if (loadError) {
     const stepName = t("steps")[loadError.step] ?? loadError.step;
     errorText.textContent = t("loadFailed", stepName, loadError.message);
+    $("#error-details").hidden = !loadError.details;
+    $("#error-details pre").textContent = loadError.details ?? "";
     errorBox.hidden = false;
     $("#retry").hidden = false;
     summary.textContent = "";
@@ -1579,6 +1583,7 @@ function renderAdvice() {
     return;
   }
   $("#retry").hidden = true;
+  $("#error-details").hidden = true;
   if (shown?.error) {
     const { error } = shown;
     const linkText = shown.action === "game" ? "gameLinkError" : "linkError";
