@@ -43,7 +43,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "web"))
-from serve import MIME_TYPES  # noqa: E402  (the one list, shared with `make serve`)
+from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
 
 PUBLIC = ROOT / "public"
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -62,9 +62,7 @@ STEPS = ("runtime", "numpy", "package", "table")
 BLANK = "/bench-blank.html"
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = MIME_TYPES
-
+class _Handler(Handler):
     def do_GET(self) -> None:
         if urlsplit(self.path).path == BLANK:  # a same-origin page with no script of its own, for (d)
             body = b"<!doctype html><title>bench</title>"

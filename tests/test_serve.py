@@ -1,5 +1,6 @@
-"""``web/serve.py``, the local server of ``make serve``: long links and content types."""
+"""``web/serve.py``, the local server of ``make serve``: long links, content types, compression."""
 
+import gzip
 import http.client
 import sys
 import threading
@@ -11,12 +12,16 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "web"))
 import serve
 
+WASM = b"\0asm\1\0\0\0" + bytes(range(256)) * 64
+ZIP = b"PK\3\4" + bytes(range(256)) * 64
+
 
 @pytest.fixture(scope="module")
 def port(tmp_path_factory) -> Iterator[int]:
     folder = tmp_path_factory.mktemp("site")
     (folder / "index.html").write_text("<!doctype html><title>t</title>")
-    (folder / "a.wasm").write_bytes(b"\0asm")
+    (folder / "a.wasm").write_bytes(WASM)
+    (folder / "a.zip").write_bytes(ZIP)
     handler = lambda *args: serve.Handler(*args, directory=str(folder))  # noqa: E731
     server = serve.http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -26,11 +31,12 @@ def port(tmp_path_factory) -> Iterator[int]:
     server.server_close()
 
 
-def get(port: int, path: str) -> http.client.HTTPResponse:
+def get(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
+    """The response (its body read into ``response.body``)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request("GET", path)
+    connection.request("GET", path, headers={k.replace("_", "-"): v for k, v in headers.items()})
     response = connection.getresponse()
-    response.read()
+    response.body = response.read()
     connection.close()
     return response
 
@@ -47,3 +53,52 @@ def test_a_request_line_past_chromiums_url_limit_is_refused(port):
 
 def test_wasm_is_served_with_its_content_type(port):
     assert get(port, "/a.wasm").getheader("Content-Type") == "application/wasm"
+
+
+def test_wasm_is_sent_gzipped_with_its_content_type_vary_and_the_sent_length(port):
+    response = get(port, "/a.wasm", Accept_Encoding="gzip, deflate")
+    assert response.getheader("Content-Encoding") == "gzip"
+    assert response.getheader("Content-Type") == "application/wasm"
+    assert response.getheader("Vary") == "Accept-Encoding"
+    assert int(response.getheader("Content-Length")) == len(response.body) < len(WASM)
+    assert gzip.decompress(response.body) == WASM
+
+
+def test_brotli_is_preferred_when_accepted():
+    brotli = pytest.importorskip("brotli", reason="brotli is in pyproject's dev extras")
+    assert serve.choose_encoding("gzip, deflate, br") == "br"
+    assert serve.choose_encoding("br;q=0, gzip") == "gzip"
+    assert serve.choose_encoding("identity") is None
+    assert serve.choose_encoding(None) is None
+    assert brotli.decompress(serve.compress(WASM, "br")) == WASM
+
+
+def test_a_brotli_answer_carries_its_coding_and_length(port):
+    brotli = pytest.importorskip("brotli", reason="brotli is in pyproject's dev extras")
+    response = get(port, "/a.wasm", Accept_Encoding="gzip, br")
+    assert response.getheader("Content-Encoding") == "br"
+    assert int(response.getheader("Content-Length")) == len(response.body)
+    assert brotli.decompress(response.body) == WASM
+
+
+def test_without_accept_encoding_the_file_is_sent_as_it_is(port):
+    response = get(port, "/a.wasm")
+    assert response.getheader("Content-Encoding") is None
+    assert response.getheader("Vary") == "Accept-Encoding"  # a cache must not give this copy to a gzip client
+    assert response.body == WASM and int(response.getheader("Content-Length")) == len(WASM)
+
+
+def test_a_refused_coding_is_not_used(port):
+    response = get(port, "/a.wasm", Accept_Encoding="gzip;q=0")
+    assert response.getheader("Content-Encoding") is None and response.body == WASM
+
+
+def test_already_deflated_files_are_sent_as_they_are(port):
+    response = get(port, "/a.zip", Accept_Encoding="gzip, br")
+    assert response.getheader("Content-Encoding") is None and response.body == ZIP
+
+
+def test_an_unchanged_compressed_file_is_answered_304(port):
+    first = get(port, "/index.html", Accept_Encoding="gzip")
+    again = get(port, "/index.html", Accept_Encoding="gzip", If_Modified_Since=first.getheader("Last-Modified"))
+    assert again.status == 304 and again.body == b""

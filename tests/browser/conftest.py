@@ -1,8 +1,9 @@
 """Fixtures for the page's browser tests: the built site served on localhost, headless Chromium.
 
 The session runs the site build (``web/build_site.py``; quick when nothing changed), serves
-``public/`` with ``http.server`` on 127.0.0.1 and a free port, and starts Chromium through
-Playwright: Debian's ``/usr/bin/chromium`` where it exists, else Playwright's own browser.
+``public/`` on 127.0.0.1 and a free port with ``web/serve.py``'s handler (compressed as a
+host compresses), and starts Chromium through Playwright: Debian's ``/usr/bin/chromium``
+where it exists, else Playwright's own browser.
 The server can hold or fail chosen paths, or answer them with other bytes, so tests can see
 the page while it loads, when a download fails or when a new version is published, without
 waiting on the clock; it records the paths it is asked for.
@@ -31,7 +32,7 @@ from yacht.table import Table, decode, file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "web"))
-from serve import MIME_TYPES  # noqa: E402  (the one list, shared with `make serve`)
+from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
 
 PUBLIC = ROOT / "public"
 ARTIFACTS = ROOT / "artifacts"
@@ -93,9 +94,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
             del self.replaced[path]
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class _Handler(Handler):
     server: SiteServer
-    extensions_map = MIME_TYPES
 
     def do_GET(self) -> None:
         path = urlsplit(self.path).path
@@ -229,7 +229,9 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
 @pytest.fixture(scope="session")
 def tables() -> dict[str, Table]:
     """The tables the page serves, decoded by CPython."""
-    return {v: decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v), variant=v) for v in VARIANTS}
+    return {
+        v: decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v), variant=v) for v in VARIANTS
+    }
 
 
 @pytest.fixture(scope="session")
