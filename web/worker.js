@@ -20,6 +20,7 @@
 // This file holds no Python source: it imports the package and calls its functions.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { RUNTIME } from "./runtime.js";
 
 /** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
  * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
@@ -118,12 +119,61 @@ async function failingOnWasmErrors(stepName, work) {
   }
 }
 
+/** The SHA-256 of `bytes`, in hex. */
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A LoadError of `stepName` when the runtime file at `url` (`bytes`: as received; else fetched
+ * again) is not the one the build published, else null (also when it cannot be fetched again:
+ * then the failure is not the file's bytes). */
+async function altered(stepName, url, expected, bytes) {
+  try {
+    bytes ??= await fetchBytes(url, stepName);
+  } catch {
+    return null;
+  }
+  const actual = await sha256(bytes);
+  if (actual === expected) return null;
+  const why = `sha256 ${actual}, but the build published ${expected}`;
+  return new LoadError(stepName, `${fileOf(url)}: damaged or substituted, refused`, why);
+}
+
+/** Pyodide started on the site's trimmed runtime (runtime.js, written by web/build_site.py): the
+ * standard library from `stdLibURL`, checked against the build's sha256 once it is in place (or,
+ * when Python could not start, fetched again to tell a damaged file from other failures); NumPy
+ * from our lock file, whose sha256 loadPackage checks. */
+async function startPyodide() {
+  const stdlib = here(RUNTIME.stdLibURL);
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({
+      indexURL: here(RUNTIME.indexURL),
+      stdLibURL: stdlib,
+      lockFileURL: here(RUNTIME.lockFileURL),
+    });
+  } catch (error) {
+    throw (await altered("runtime", stdlib, RUNTIME.stdLibSha256)) ?? error;
+  }
+  const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
+  const refused = await altered("runtime", stdlib, RUNTIME.stdLibSha256, pyodide.FS.readFile(`/lib/${zip}`));
+  if (refused) throw refused;
+  globalThis.pyodide = pyodide; // for web/record_imports.py and the browser tests (Playwright evaluates here)
+  return pyodide;
+}
+
 /** The runtime with NumPy imported. */
 const runtime = (async () => {
-  const pyodide = await step("runtime", {}, () =>
-    failingOnWasmErrors("runtime", () => loadPyodide({ indexURL: here("pyodide/") })),
+  const pyodide = await step("runtime", {}, () => failingOnWasmErrors("runtime", startPyodide));
+  await step("numpy", {}, () =>
+    failingOnWasmErrors("numpy", () =>
+      loadNumpy(pyodide).catch(async (error) => {
+        // loadPackage refuses a wheel whose sha256 is not our lock file's, saying only "Failed to fetch"
+        throw (await altered("numpy", here(RUNTIME.numpyURL), RUNTIME.numpySha256)) ?? error;
+      }),
+    ),
   );
-  await step("numpy", {}, () => failingOnWasmErrors("numpy", () => loadNumpy(pyodide)));
   return pyodide;
 })();
 
@@ -134,7 +184,7 @@ async function loadNumpy(pyodide) {
   try {
     pyodide.pyimport("numpy").destroy();
   } catch (error) {
-    const wheel = pyodide._api?.lockfile_packages?.numpy?.file_name ?? "the NumPy wheel";
+    const wheel = pyodide._api?.lockfile_packages?.numpy?.file_name?.split("/").pop() ?? "the NumPy wheel";
     const reason = said.length ? ` (${said.at(-1).trim().split("\n").pop()})` : ""; // what loadPackage said last
     said.push(String(error?.message ?? error));
     throw new LoadError("numpy", `${wheel}: NumPy could not be loaded${reason}`, said.join("\n"));

@@ -32,6 +32,7 @@ from yacht.table import Table, decode, file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "web"))
+import build_site  # noqa: E402
 from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
 
 PUBLIC = ROOT / "public"
@@ -128,6 +129,12 @@ def site() -> Path:
     if build.returncode != 0:
         pytest.fail(f"web/build_site.py failed:\n{build.stdout}{build.stderr}", pytrace=False)
     return PUBLIC
+
+
+@pytest.fixture(scope="session")
+def runtime(site: Path) -> dict:
+    """``public/runtime.js``'s values: the trimmed runtime's URLs (relative to the site) and sha256."""
+    return build_site.read_runtime()
 
 
 @pytest.fixture(scope="session")

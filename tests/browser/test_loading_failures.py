@@ -58,10 +58,10 @@ def test_a_missing_or_damaged_runtime_is_named_not_loading_forever(
 
 
 def test_a_numpy_wheel_that_fails_gives_a_plain_message_with_the_details_folded(
-    fresh_page: Page, server, cpython
+    fresh_page: Page, server, cpython, runtime
 ) -> None:
     page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
-    with server.fail(f"/pyodide/{NUMPY_WHEEL}", 503):
+    with server.fail("/" + runtime["numpyURL"], 503):
         page.goto(server.url(f"index.html?{query}"))
         expect_load_error(page, "(NumPy)", f"{NUMPY_WHEEL}: NumPy could not be loaded (Failed to fetch)")
         shown = page.get_by_test_id("error").inner_text()

@@ -1,0 +1,78 @@
+"""The trimmed runtime (``public/runtime/``, built by ``web/build_site.py`` from the official
+files and the keep-lists): what the page loads, that it imports nothing outside the lists, and
+that a damaged or substituted runtime file is refused with its name."""
+
+import hashlib
+
+import build_site
+import pytest
+import record_imports
+from playwright.sync_api import Page
+
+from .conftest import PUBLIC
+from .test_loading_failures import expect_load_error, retry_gets_advice
+
+pytestmark = pytest.mark.browser
+
+QUERY = "s=,,,,,,,,,,,&d=12345&r=1"
+
+
+def test_the_page_imports_nothing_outside_the_keep_lists(make_context, server, runtime) -> None:
+    """Run every entry point on the official (whole) stdlib and NumPy: each module imported must be kept."""
+
+    def new_page() -> Page:
+        page = make_context().new_page()
+        page.goto(server.url("build.json"))
+        return page
+
+    official = record_imports.official_files()
+    replacing = [server.replace(path, body) for path, body in official.items()]
+    for block in replacing:
+        block.__enter__()
+    try:
+        found = record_imports.exercise(new_page, server.replace)
+    finally:
+        for block in reversed(replacing):
+            block.__exit__(None, None, None)
+    assert found["stdlib"] and found["numpy"], "nothing recorded: the exercise did not reach Python"
+    outside = record_imports.outside_lists(found)
+    assert not outside, "imported but not in web/keep-*.txt (run web/record_imports.py): " + ", ".join(outside)
+
+
+def test_the_trimmed_files_hold_exactly_the_keep_lists_and_are_the_ones_loaded(fresh_page: Page, server, runtime):
+    stdlib = (PUBLIC / runtime["stdLibURL"].split("?", 1)[0]).read_bytes()
+    wheel = (PUBLIC / runtime["numpyURL"]).read_bytes()
+    assert hashlib.sha256(stdlib).hexdigest() == runtime["stdLibSha256"]
+    assert hashlib.sha256(wheel).hexdigest() == runtime["numpySha256"]
+    assert len(stdlib) < 1_000_000 and len(wheel) < 1_800_000, (len(stdlib), len(wheel))
+    before = len(server.requested)
+    fresh_page.goto(server.url(f"index.html?{QUERY}"))
+    fresh_page.locator("html[data-state=ready]").wait_for()
+    requested = set(server.requested[before:])
+    assert {"/" + runtime["stdLibURL"].split("?", 1)[0], "/" + runtime["numpyURL"]} <= requested
+    assert not any(path.endswith((".zip", ".whl")) and path.startswith("/pyodide/") for path in requested)
+
+
+@pytest.mark.parametrize("kind", ["truncated", "substituted"])
+def test_a_damaged_or_substituted_standard_library_is_refused(fresh_page: Page, server, cpython, runtime, kind):
+    path = "/" + runtime["stdLibURL"].split("?", 1)[0]
+    ours = (PUBLIC / path.lstrip("/")).read_bytes()
+    official = (build_site.pyodide_dir(build_site.pinned_pyodide_version()) / "python_stdlib.zip").read_bytes()
+    body = ours[: len(ours) // 2] if kind == "truncated" else official
+    with server.replace(path, body):
+        fresh_page.goto(server.url(f"index.html?{QUERY}"))
+        expect_load_error(
+            fresh_page, "(Python runtime (Pyodide))", "python_stdlib.zip: damaged or substituted, refused"
+        )
+    retry_gets_advice(fresh_page, QUERY, cpython)
+
+
+def test_a_substituted_numpy_wheel_is_refused_by_its_sha256(fresh_page: Page, server, cpython, runtime):
+    """The official wheel is a genuine NumPy, but not the file our lock file lists."""
+    official = record_imports.official_files()["/" + runtime["numpyURL"]]
+    with server.replace("/" + runtime["numpyURL"], official):
+        fresh_page.goto(server.url(f"index.html?{QUERY}"))
+        expect_load_error(
+            fresh_page, "(NumPy)", "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl: damaged or substituted"
+        )
+    retry_gets_advice(fresh_page, QUERY, cpython)
