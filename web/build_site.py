@@ -22,7 +22,9 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    the official one, so its bytes change its folder), and ``pyodide-lock.json``
    of our own listing that wheel with its sha256 (``loadPackage`` checks it).
    ``public/runtime.js`` gives ``loadPyodide`` its options (``stdLibURL``,
-   ``lockFileURL``) and the stdlib's sha256, which the worker checks.
+   ``lockFileURL``), the stdlib's sha256, which the worker checks, and the
+   key of the warm start's snapshot (``web/snapshot.js``): a hash of the
+   Pyodide files, the stdlib and snapshot.js, which decide what it holds.
 4. Our package: a wheel built from ``py/yacht`` (fixed timestamps, sorted
    entries: byte-identical from run to run) to ``public/py/``.
 5. ``public/rules.json``: category names, the bonus rule, and per variant the
@@ -75,7 +77,16 @@ from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
 from yacht.table import file_name  # noqa: E402
 
-WEB_FILES: Final = ("index.html", "app.js", "worker.js", "style.css", "sw.js", "bare.html", "bare-worker.js")
+WEB_FILES: Final = (
+    "index.html",
+    "app.js",
+    "worker.js",
+    "snapshot.js",
+    "style.css",
+    "sw.js",
+    "bare.html",
+    "bare-worker.js",
+)
 """The page (index.html …), its service worker and the benchmark's bare Pyodide + NumPy page (bare*)."""
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
@@ -231,8 +242,12 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -
     entry = dict(lock["packages"]["numpy"], file_name=f"../{RUNTIME_DIR}/{folder}/{numpy_name}", sha256=wheel_sha)
     entry["unvendored_tests"] = False
     write_if_changed(target / "pyodide-lock.json", lock_json(lock, entry))
+    snapshot = hashlib.sha256()
+    for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, (WEB / "snapshot.js").read_bytes()):
+        snapshot.update(hashlib.sha256(data).digest())
     return {
         "indexURL": "pyodide/",
+        "snapshotKey": snapshot.hexdigest()[:16],
         "stdLibURL": versioned_url(target / "python_stdlib.zip"),
         "stdLibSha256": hashlib.sha256(stdlib).hexdigest(),
         "lockFileURL": versioned_url(target / "pyodide-lock.json"),
@@ -449,7 +464,15 @@ def write_app_files() -> None:
 # 8. The offline cache's list -------------------------------------------------------------------
 
 PRECACHE_FILE: Final = "precache.js"
-PAGE_FILES: Final = ("app.js", "worker.js", "style.css", "rules.json", "build.json", "manifest.webmanifest")
+PAGE_FILES: Final = (
+    "app.js",
+    "worker.js",
+    "snapshot.js",
+    "style.css",
+    "rules.json",
+    "build.json",
+    "manifest.webmanifest",
+)
 
 
 def precache_urls(build: dict, runtime: dict) -> dict[str, Path]:

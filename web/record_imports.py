@@ -123,7 +123,8 @@ def official_files() -> dict[str, bytes]:
     wheel_path, _ = build_site.numpy_wheel(lock)
     stdlib = (source / "python_stdlib.zip").read_bytes()
     entry = dict(lock["packages"]["numpy"], file_name="../" + runtime["numpyURL"])
-    ours = dict(runtime, stdLibSha256=hashlib.sha256(stdlib).hexdigest(), numpySha256=entry["sha256"])
+    official = {"stdLibSha256": hashlib.sha256(stdlib).hexdigest(), "numpySha256": entry["sha256"]}
+    ours = dict(runtime, **official, snapshotKey="official-" + runtime["snapshotKey"])  # never the trimmed one's
     return {
         "/" + runtime["stdLibURL"].split("?", 1)[0]: stdlib,
         "/" + runtime["numpyURL"]: wheel_path.read_bytes(),

@@ -21,6 +21,7 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
+import { PRE_IMPORTS, discardSnapshot, readSnapshot, saveSnapshot } from "./snapshot.js";
 
 /** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
  * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
@@ -140,24 +141,63 @@ async function altered(stepName, url, expected, bytes) {
   return new LoadError(stepName, `${fileOf(url)}: damaged or substituted, refused`, why);
 }
 
-/** Pyodide started on the site's trimmed runtime (runtime.js, written by web/build_site.py): the
- * standard library from `stdLibURL`, checked against the build's sha256 once it is in place (or,
- * when Python could not start, fetched again to tell a damaged file from other failures); NumPy
- * from our lock file, whose sha256 loadPackage checks. */
-async function startPyodide() {
-  const stdlib = here(RUNTIME.stdLibURL);
+/** The snapshot of this build's runtime (snapshot.js): its Cache API key, and the one taken by a
+ * fresh start, saved once the package has loaded. */
+const snapshotKey = here(`runtime/snapshot?build=${RUNTIME.snapshotKey}`);
+let snapshotTaken = null;
+
+/** loadPyodide's options: the site's trimmed runtime (runtime.js, written by web/build_site.py). */
+const pyodideOptions = {
+  indexURL: here(RUNTIME.indexURL),
+  stdLibURL: here(RUNTIME.stdLibURL),
+  lockFileURL: here(RUNTIME.lockFileURL),
+};
+
+/** Pyodide from this build's saved snapshot, or null when there is none or it does not start
+ * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
+async function startFromSnapshot() {
+  const saved = await readSnapshot(snapshotKey);
+  if (!saved) return null;
+  try {
+    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved }));
+    pyodide.runPython("import sys"); // the restored interpreter answers
+    globalThis.runtimeStart = "snapshot";
+    return pyodide;
+  } catch (error) {
+    console.warn("The saved runtime snapshot did not start; starting afresh.", error);
+    globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
+    await discardSnapshot(snapshotKey);
+    return null;
+  }
+}
+
+/** Pyodide started afresh, taking the snapshot a later visit starts from (snapshot.js). */
+async function startFresh() {
   let pyodide;
   try {
-    pyodide = await loadPyodide({
-      indexURL: here(RUNTIME.indexURL),
-      stdLibURL: stdlib,
-      lockFileURL: here(RUNTIME.lockFileURL),
-    });
+    pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
   } catch (error) {
-    throw (await altered("runtime", stdlib, RUNTIME.stdLibSha256)) ?? error;
+    throw (await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256)) ?? error;
   }
+  try {
+    pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
+    snapshotTaken = pyodide.makeMemorySnapshot();
+  } catch (error) {
+    console.warn("No runtime snapshot taken:", error);
+  }
+  globalThis.runtimeStart ??= "fresh";
+  return pyodide;
+}
+
+/** Pyodide on the trimmed runtime, from the snapshot or afresh (`globalThis.runtimeStart` says
+ * which, for the tests and the benchmark). The standard library is checked against the build's
+ * sha256 once in place (or, when Python could not start, fetched again to tell a damaged file
+ * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
+async function startPyodide() {
+  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh));
   const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
-  const refused = await altered("runtime", stdlib, RUNTIME.stdLibSha256, pyodide.FS.readFile(`/lib/${zip}`));
+  const stdlib = pyodide.FS.readFile(`/lib/${zip}`);
+  const refused = await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256, stdlib);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for web/record_imports.py and the browser tests (Playwright evaluates here)
   return pyodide;
@@ -165,7 +205,7 @@ async function startPyodide() {
 
 /** The runtime with NumPy imported. */
 const runtime = (async () => {
-  const pyodide = await step("runtime", {}, () => failingOnWasmErrors("runtime", startPyodide));
+  const pyodide = await step("runtime", {}, startPyodide);
   await step("numpy", {}, () =>
     failingOnWasmErrors("numpy", () =>
       loadNumpy(pyodide).catch(async (error) => {
@@ -229,6 +269,8 @@ const advisor = (async () => {
   });
 })();
 advisor.catch(() => {});
+// The warm start of later visits: the snapshot taken on a fresh start, saved once the package loaded.
+advisor.then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken)).then(() => (snapshotTaken = null), () => {});
 
 /** variant -> Promise that resolves once its table is decoded into advisor.tables. */
 const tables = new Map();

@@ -1,0 +1,105 @@
+"""The warm start (``web/snapshot.js``): a later visit starts Python from the snapshot the first
+visit saved, and any snapshot that is not this build's, or does not start, is a normal start."""
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+
+from .page_helpers import assert_same_advice, open_page, wait_for_advice
+
+pytestmark = pytest.mark.browser
+
+QUERY = "s=,,,,,,,,,,,&d=14466&r=1"
+CACHE = "yacht-runtime-snapshot"
+
+SNAPSHOTS = """async (name) => {
+  const cache = await caches.open(name);
+  const found = {};
+  for (const request of await cache.keys()) {
+    found[request.url] = (await (await cache.match(request)).arrayBuffer()).byteLength;
+  }
+  return found;
+}"""
+
+PUT = """async ([name, url, size]) => {
+  await (await caches.open(name)).put(url, new Response(new Uint8Array(size).fill(7)));
+}"""
+
+
+def snapshot_url(server, runtime: dict, key: str | None = None) -> str:
+    return server.url(f"runtime/snapshot?build={key or runtime['snapshotKey']}")
+
+
+def runtime_start(page: Page) -> str:
+    """How the page's worker started Python: "snapshot", "fresh", or "fresh: <why not the snapshot>"."""
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    return worker.evaluate("globalThis.runtimeStart")
+
+
+def visit(context: BrowserContext, server, cpython) -> Page:
+    page = context.new_page()
+    open_page(page, server, QUERY)
+    wait_for_advice(page, QUERY)
+    assert_same_advice(page, cpython(QUERY))
+    return page
+
+
+def wait_for_saved_snapshot(page: Page, server, runtime: dict) -> dict:
+    """Wait until the snapshot of this build is saved; returns {url: bytes} of every saved one."""
+    url = snapshot_url(server, runtime)
+    page.wait_for_function(
+        "async ([name, url]) => (await (await caches.open(name)).match(url)) !== undefined", arg=[CACHE, url]
+    )
+    return page.evaluate(SNAPSHOTS, CACHE)
+
+
+def test_a_second_visit_starts_from_the_snapshot_with_the_same_advice(make_context, server, cpython, runtime) -> None:
+    context = make_context()
+    first = visit(context, server, cpython)
+    assert runtime_start(first) == "fresh"
+    saved = wait_for_saved_snapshot(first, server, runtime)
+    assert list(saved) == [snapshot_url(server, runtime)]
+    assert saved[snapshot_url(server, runtime)] > 10_000_000  # the runtime's memory, not a stub
+    second = visit(context, server, cpython)
+    assert runtime_start(second) == "snapshot"
+
+
+ALTER = """async ([name, url]) => {
+  const cache = await caches.open(name);
+  const bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+  bytes.fill(0, 16, 48); // the Pyodide build id the snapshot was taken by
+  await cache.put(url, new Response(bytes));
+}"""
+
+
+def test_a_snapshot_that_does_not_start_is_discarded_and_the_page_starts_afresh(
+    make_context, server, cpython, runtime
+) -> None:
+    context = make_context()
+    first = visit(context, server, cpython)
+    wait_for_saved_snapshot(first, server, runtime)
+    first.evaluate(ALTER, [CACHE, snapshot_url(server, runtime)])
+    page = visit(context, server, cpython)
+    assert runtime_start(page).startswith("fresh: the snapshot did not start (Snapshot build id mismatch")
+    saved = wait_for_saved_snapshot(page, server, runtime)  # a good one in its place
+    assert runtime_start(visit(context, server, cpython)) == "snapshot", saved
+
+
+def test_bytes_that_are_no_snapshot_are_deleted_unused(make_context, server, cpython, runtime) -> None:
+    context = make_context()
+    page = context.new_page()
+    page.goto(server.url("build.json"))
+    page.evaluate(PUT, [CACHE, snapshot_url(server, runtime), 4096])
+    page = visit(context, server, cpython)
+    assert runtime_start(page) == "fresh"
+    assert wait_for_saved_snapshot(page, server, runtime)[snapshot_url(server, runtime)] > 10_000_000
+
+
+def test_a_snapshot_of_another_build_is_never_used_and_is_deleted(make_context, server, cpython, runtime) -> None:
+    context = make_context()
+    page = context.new_page()
+    page.goto(server.url("build.json"))
+    old = snapshot_url(server, runtime, key="0123456789abcdef")
+    page.evaluate(PUT, [CACHE, old, 4096])
+    page = visit(context, server, cpython)
+    assert runtime_start(page) == "fresh"
+    assert list(wait_for_saved_snapshot(page, server, runtime)) == [snapshot_url(server, runtime)]
