@@ -26,6 +26,7 @@ test: site chromium
 bench: site chromium
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_page.py
+	$(PY) bench/bench_phone.py
 
 # The CLI on an example position.
 advise: $(TABLES)

@@ -12,7 +12,7 @@ Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and meas
 (c) the same again in the same context: warm HTTP cache (and V8's code cache that lives in it);
 (d) one roll-1 advice inside the worker (``advise`` action: ``yacht.api.advise_query`` and the
     conversion of its result), median of ``--repeat`` calls;
-(e) the bytes a cold load of (b) transfers (headers and bodies, no compression on this server),
+(e) the bytes a cold load of (b) transfers (headers and bodies as ``web/serve.py`` sends them),
     the table's share of them, and what gzip -9 would make of each file;
 (f) a second visit with the service worker: the page is loaded once (the worker registers
     after the first advice and precaches the site), then opened again, served from the
@@ -118,7 +118,7 @@ def page_loads(browser: Browser, base: str) -> tuple[float, float, dict[str, flo
         transferred = []
         for request in requests:
             sizes = request.sizes()
-            # The body as the server sent it (Content-Length: this server does not compress); CDP
+            # The body as the server sent it (Content-Length: of the compressed body when it is); CDP
             # reports no body size for a worker's own script.
             body = int(request.response().headers.get("content-length", sizes["responseBodySize"]))
             transferred.append((urlsplit(request.url).path, sizes["responseHeadersSize"] + body))
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         f"      of which the table                                 {table:9,d}     "
         f"{table / total:.1%}, goal ≤ 256 KiB ({256 * 1024:,d})"
     )
-    print("\n  bytes per file (served uncompressed here; gzip -9 for comparison)")
+    print("\n  bytes per file (as served, compressed where the server compresses; gzip -9 of the file beside)")
     for path, n in sorted(transferred, key=lambda item: -item[1]):
         packed = gzip_size(path)
         print(f"    {path:60s} {n:11,d}   gzip {packed:11,d}" if packed else f"    {path:60s} {n:11,d}")

@@ -70,6 +70,7 @@ def test_brotli_is_preferred_when_accepted():
     assert serve.choose_encoding("br;q=0, gzip") == "gzip"
     assert serve.choose_encoding("identity") is None
     assert serve.choose_encoding(None) is None
+    assert serve.choose_encoding("gzip, br", offered=("gzip",)) == "gzip"
     assert brotli.decompress(serve.compress(WASM, "br")) == WASM
 
 

@@ -77,13 +77,13 @@ def accepted_encodings(header: str | None) -> set[str]:
     return accepted
 
 
-def choose_encoding(header: str | None) -> str | None:
-    """``"br"``, ``"gzip"`` or None (send as it is) for a request's ``Accept-Encoding``."""
+def choose_encoding(header: str | None, offered: tuple[str, ...] = ("br", "gzip")) -> str | None:
+    """The first of ``offered`` (``"br"`` only with the brotli package) a request's
+    ``Accept-Encoding`` accepts, or None (send as it is)."""
     accepted = accepted_encodings(header)
-    if brotli is not None and ("br" in accepted or "*" in accepted):
-        return "br"
-    if "gzip" in accepted or "*" in accepted:
-        return "gzip"
+    for coding in offered:
+        if (coding in accepted or "*" in accepted) and (coding != "br" or brotli is not None):
+            return coding
     return None
 
 
@@ -116,6 +116,8 @@ and version around it. ``http.server`` stops at 64 KiB (414), which a long game 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = MIME_TYPES
+    encodings: tuple[str, ...] = ("br", "gzip")
+    """The content codings offered, preferred first (the phone benchmark offers gzip only)."""
 
     def send_head(self) -> io.BytesIO | io.BufferedReader | None:
         """As ``http.server``'s, but a file of a ``COMPRESSIBLE`` type is compressed as the client accepts."""
@@ -125,7 +127,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.path.split("?", 1)[0].split("#", 1)[0].endswith("/"):
             return super().send_head()
         stat = os.stat(path)
-        encoding = choose_encoding(self.headers.get("Accept-Encoding"))
+        encoding = choose_encoding(self.headers.get("Accept-Encoding"), self.encodings)
         body = compressed_file(path, stat, encoding) if encoding else Path(path).read_bytes()
         if self.not_modified_since(stat):
             self.send_response(http.HTTPStatus.NOT_MODIFIED)

@@ -145,6 +145,7 @@ async function altered(stepName, url, expected, bytes) {
  * fresh start, saved once the package has loaded. */
 const snapshotKey = here(`runtime/snapshot?build=${RUNTIME.snapshotKey}`);
 let snapshotTaken = null;
+const SNAPSHOT_SAVE_DELAY_MS = 1000;
 
 /** loadPyodide's options: the site's trimmed runtime (runtime.js, written by web/build_site.py). */
 const pyodideOptions = {
@@ -152,6 +153,12 @@ const pyodideOptions = {
   stdLibURL: here(RUNTIME.stdLibURL),
   lockFileURL: here(RUNTIME.lockFileURL),
 };
+
+// NumPy's wheel, fetched at low priority while the runtime starts: loadPackage asks for it only
+// once Python runs, and then gets it from the HTTP cache instead of waiting on the network.
+fetch(here(RUNTIME.numpyURL), { priority: "low" })
+  .then((response) => response.arrayBuffer())
+  .catch(() => {}); // loadPackage fetches it again and reports any failure
 
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
  * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
@@ -269,8 +276,13 @@ const advisor = (async () => {
   });
 })();
 advisor.catch(() => {});
-// The warm start of later visits: the snapshot taken on a fresh start, saved once the package loaded.
-advisor.then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken)).then(() => (snapshotTaken = null), () => {});
+// The warm start of later visits: the snapshot taken on a fresh start, saved a moment after the
+// first table has loaded, so that copying it does not delay the first advice.
+advisor
+  .then(() => Promise.all(tables.values()))
+  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_SAVE_DELAY_MS)))
+  .then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken))
+  .then(() => (snapshotTaken = null), () => {});
 
 /** variant -> Promise that resolves once its table is decoded into advisor.tables. */
 const tables = new Map();
