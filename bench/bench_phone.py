@@ -46,7 +46,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, TIMEOUT_MS, mark_time
+from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, mark_time
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 sys.path.insert(0, str(ROOT / "web"))
@@ -169,6 +169,7 @@ def visits(browser: Browser, base: str) -> dict:
         throttle = Throttle(context, page)
         page.goto(f"{base}index.html?{LINK}")
         cold = mark_time(page, "yacht:first-advice")
+        cold_steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
         page_bytes = list(throttle.page_bytes)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
         if page.evaluate("typeof caches !== 'undefined'"):  # this build's worker saves the warm start's snapshot
@@ -178,7 +179,14 @@ def visits(browser: Browser, base: str) -> dict:
         sw_bytes = list(throttle.sw_bytes)
         page.goto(f"{base}index.html?{LINK}")
         second = mark_time(page, "yacht:first-advice")
-        return {"cold_ms": cold, "second_ms": second, "page_bytes": page_bytes, "sw_bytes": sw_bytes}
+        second_steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
+        return {
+            "cold_ms": cold,
+            "second_ms": second,
+            "steps": {"cold": cold_steps, "second": second_steps},
+            "page_bytes": page_bytes,
+            "sw_bytes": sw_bytes,
+        }
     finally:
         context.close()
 
@@ -281,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  (b) cold first advice        {b_new:8.0f} ms vs {b_old:8.0f} ms   {b_new / b_old:.3f}×   goal ≤ 0.65×")
     print(f"  (c) second-visit advice      {c_new:8.0f} ms vs {c_old:8.0f} ms   {c_new / c_old:.3f}×   goal ≤ 0.5×")
     print(f"  (e) bare page, NumPy ready   {bare:8.0f} ms    (b)/(e) {b_new / bare:.3f}      goal ≤ 1.10")
+    print("\n  step by step, ms from navigation start to the end of each (medians): this build / old")
+    for visit in ("cold", "second"):
+        for step in STEPS:
+            new_ms, old_ms = (statistics.median(r["steps"][visit][step] for r in runs[b]) for b in ("new", "old"))
+            print(f"      {visit:6s} {step:8s} {new_ms:8.0f} / {old_ms:8.0f}")
     if args.json:
         figures = {
             "chromium": version,

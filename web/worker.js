@@ -154,12 +154,6 @@ const pyodideOptions = {
   lockFileURL: here(RUNTIME.lockFileURL),
 };
 
-// NumPy's wheel, fetched at low priority while the runtime starts: loadPackage asks for it only
-// once Python runs, and then gets it from the HTTP cache instead of waiting on the network.
-fetch(here(RUNTIME.numpyURL), { priority: "low" })
-  .then((response) => response.arrayBuffer())
-  .catch(() => {}); // loadPackage fetches it again and reports any failure
-
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
  * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
 async function startFromSnapshot() {
@@ -178,8 +172,13 @@ async function startFromSnapshot() {
   }
 }
 
-/** Pyodide started afresh, taking the snapshot a later visit starts from (snapshot.js). */
+/** Pyodide started afresh, taking the snapshot a later visit starts from (snapshot.js). NumPy's
+ * wheel is fetched meanwhile at low priority: loadPackage asks for it only once Python runs, and
+ * then gets it from the HTTP cache instead of waiting on the network. */
 async function startFresh() {
+  fetch(here(RUNTIME.numpyURL), { priority: "low" })
+    .then((response) => response.arrayBuffer())
+    .catch(() => {}); // loadPackage fetches it again and reports any failure
   let pyodide;
   try {
     pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
