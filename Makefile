@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-CORE := $(wildcard py/yacht/*.py) build_table/__main__.py
+CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 from yacht.rules import VARIANTS
-from yacht.solver import solve
 from yacht.table import encode, file_name
+
+from build_table.solve import solve
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "public" / "tables"
 
