@@ -69,3 +69,24 @@ def mix(parts) -> dict[int, float]:
         for k, v in dist.items():
             out[k] = out.get(k, 0.0) + p * v
     return out
+
+
+def goal_value(sheet, variant, payoff, roll=0, dice=None) -> float:
+    """max over every decision of E[payoff(final score)]: every keep and category tried."""
+    free = [c for c, v in enumerate(sheet) if v is None]
+
+    @cache
+    def at_turn(sheet, roll, dice) -> float:
+        if roll == 0:
+            if all(v is not None for v in sheet):
+                return payoff(final_score(sheet))
+            return sum(p * at_turn(sheet, 1, d) for d, p in throws(5))
+        best = max(at_turn(score(sheet, dice, c, variant), 0, None) for c in free if sheet[c] is None)
+        if roll < 3:
+            for keep in sub_multisets(dice):
+                if len(keep) < 5:
+                    value = sum(p * at_turn(sheet, roll + 1, tuple(sorted(keep + t))) for t, p in throws(5 - len(keep)))
+                    best = max(best, value)
+        return best
+
+    return at_turn(tuple(sheet), roll, None if dice is None else tuple(sorted(dice)))

@@ -117,7 +117,7 @@ def shifted(next_values: np.ndarray, rows: np.ndarray, gains: np.ndarray, width:
     return out
 
 
-def _successor_rows(
+def successor_rows(
     scores: np.ndarray, masks: np.ndarray, nus: np.ndarray, category: np.ndarray, next_keys: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the next level (by ``next_keys``) after scoring ``category``, and the gains."""
@@ -212,9 +212,9 @@ def solve_outcome(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score
         if j == 0:  # every category, for the roll-3 options
             for c in range(N_CATEGORIES):
                 if not mask >> c & 1:
-                    rows, gain = _successor_rows(scores, masks, nus, np.full((1, 1), c), next_keys)
+                    rows, gain = successor_rows(scores, masks, nus, np.full((1, 1), c), next_keys)
                     after[c] = shifted(values, rows, gain, level_width)[:, 0]
-        rows, gain = _successor_rows(scores, masks, nus, policy.category, next_keys)
+        rows, gain = successor_rows(scores, masks, nus, policy.category, next_keys)
         root = play_turn(shifted(values, rows, gain, level_width), policy)
         values = root.start
     return Outcome(score, root, after)
