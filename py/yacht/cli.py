@@ -1,6 +1,6 @@
 """The command-line advisor: a thin edge around ``yacht.api``.
 
-    python -m yacht advise QUERY [QUERY ...] [--json] [--tables DIR]
+    python -m yacht advise QUERY [QUERY ...] [--json] [--distribution] [--tables DIR]
     python -m yacht advise - [--json]          # one query per line on stdin
     python -m yacht review GAME [--json]       # grade every decision of a game record
 
@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -60,12 +61,15 @@ def render(result: dict) -> str:
     if result["over"]:
         lines.append(f"Game over: final score {result['expected']:.0f}")
         return "\n".join(lines)
-    lines.append(f"Score now {result['score']}, expected final score {result['expected']:.4f}")
+    lines.append(f"Score now {result['score']}, expected final score {result['expected']:.4f}{_goal_line(result)}")
+    if "distribution" in result:
+        lines.extend(render_distribution(result["distribution"]))
     if result["roll"] == 0:
         lines.append("(before the first roll: no choice to make)")
         return "\n".join(lines)
     header = "keep" if result["roll"] < 3 else "category"
-    lines.append(f"{'#':>3}  {header:<30} {'expected':>10} {'loss':>9}")
+    chance = _chance_header(result)
+    lines.append(f"{'#':>3}  {header:<30} {chance}{'expected':>10} {'loss':>9}")
     for rank, option in enumerate(result["options"], 1):
         if "keep" in option:
             what = _fmt_keep(option["keep"])
@@ -74,8 +78,49 @@ def render(result: dict) -> str:
         else:
             what = f"{NAMES_EN[option['category']]} ({option['points']})"
         loss = f"−{option['loss']:.4f}" if option["loss"] > 0 else "best"
-        lines.append(f"{rank:>3}  {what:<30} {option['expected']:>10.4f} {loss:>9}")
+        lines.append(f"{rank:>3}  {what:<30} {_chance(option)}{option['expected']:>10.4f} {loss:>9}")
     return "\n".join(lines)
+
+
+def _goal_line(result: dict) -> str:
+    """'; chance of winning 51.20 % (draw 0.40 %)' or '; chance of reaching 150: …', or ''."""
+    if "win" in result:
+        return f"; chance of winning {100 * result['win']:.2f} % (draw {100 * result['draw']:.2f} %)"
+    if "reach" in result:
+        return f"; chance of reaching {_target(result)}: {100 * result['reach']:.2f} %"
+    return ""
+
+
+def _target(result: dict) -> str:
+    return result["query"].rsplit("t=", 1)[1].split("&", 1)[0]
+
+
+def _chance_header(result: dict) -> str:
+    if "win" in result:
+        return f"{'win':>8} {'draw':>7} "
+    return f"{'reach':>8} " if "reach" in result else ""
+
+
+def _chance(option: dict) -> str:
+    """The goal's columns of one option (percent), or '' without a goal."""
+    if "win" in option:
+        return f"{100 * option['win']:>7.2f}% {100 * option['draw']:>6.2f}% "
+    return f"{100 * option['reach']:>7.2f}% " if "reach" in option else ""
+
+
+def render_distribution(dist: dict) -> list[str]:
+    """The final-score distribution as text lines: summary, then one bar per final score."""
+    p = dist["p"]
+    kind = "exact" if dist["exact"] else "approximate"
+    lines = [
+        f"Final score distribution under the advisor's play ({kind}): mean {dist['expected']:.4f}, "
+        f"upper bonus {100 * dist['bonus']:.2f} %"
+    ]
+    peak = max(p) or 1.0
+    for i, chance in enumerate(p):
+        if chance >= 5e-5:
+            lines.append(f"{dist['from'] + i:>5}  {100 * chance:6.2f} %  {'#' * round(40 * chance / peak)}")
+    return lines
 
 
 def _fmt_option(option: dict) -> str:
@@ -165,7 +210,7 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
     return status
 
 
-OPTIONS: Final = ("--json", "--tables", "-h", "--help")
+OPTIONS: Final = ("--json", "--distribution", "--tables", "-h", "--help")
 """The options of both commands; any other argument, even one that starts with ``-``, is a query."""
 
 
@@ -205,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
         "(s: sheet, d: dice, r: roll 0-3, v=strict); '-' reads one query per line from stdin.",
     )
     advise_parser.add_argument("queries", nargs="+", metavar="QUERY")
+    advise_parser.add_argument(
+        "--distribution",
+        action="store_true",
+        help='also the final-score distribution under the advisor\'s play (JSON: "distribution")',
+    )
     review_parser = commands.add_parser(
         "review",
         help="grade every decision of game records",
@@ -228,7 +278,11 @@ def main(argv: list[str] | None = None) -> int:
             print("error: YACHT_TABLES is set but empty: name the folder of the tables, or unset it", file=sys.stderr)
             return 2
         args.tables = DEFAULT_TABLES if env is None else Path(env)
-    answer, render_text = (advise_query, render) if args.command == "advise" else (review_query, render_review)
+    if args.command == "advise":
+        render_text = render
+        answer = partial(advise_query, with_distribution=args.distribution)
+    else:
+        answer, render_text = review_query, render_review
     try:
         return run_queries(args.queries, args.json, args.tables, answer, render_text)
     except KeyboardInterrupt:

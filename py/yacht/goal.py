@@ -1,0 +1,143 @@
+"""Advice with a goal: the chance of winning against an opponent's sheet
+(``o=``), or of reaching a score (``t=``), for the position and every option,
+and the final-score distribution under the advisor's play.
+
+``goal_advice(position, tilde, advice)`` adds to the advisor's JSON
+(``Advice.to_json()``):
+
+with o=  ``"win"`` = P(my final > theirs) and ``"draw"`` = P(equal), on the
+         answer and on every option; options ranked by win + draw/2.
+with t=  ``"reach"`` = P(my final ≥ t), on the answer and every option;
+         options ranked by it.
+
+Ties of the chance (equal to 12 decimals, below float noise): the better expected final score first, then the
+advisor's order. ``"expected"`` and ``"loss"`` keep their meaning (the
+expected final score under optimal-expected play after the option, and its
+loss against the best of them). Keeping all five dice names the category
+best for the goal. The answer's values are the best option's (roll 1–3) or
+the position's own (roll 0). ``"exact"``: true when every value is exact
+(``winning.EXACT_FREE`` free categories of mine at most, and for o= the
+opponent's distribution exact: ``outcome.EXACT_FREE`` at most); otherwise
+``"method"`` names the approximation (see ``spread``).
+
+``distribution(position, tilde)``: the final-score distribution from the
+position under the advisor's play (its best option), exact up to
+``outcome.EXACT_FREE`` free categories.
+"""
+
+import numpy as np
+
+from .advisor import advise, sheet_state
+from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
+from .outcome import Distribution, max_future, option_vector, solve_outcome
+from .position import Position
+from .winning import EXACT_FREE, option_values, reach_payoff, solve_goal, win_payoff
+
+
+class GoalUnavailable(ValueError):
+    """The goal's values cannot be computed for this position (outside the exact
+    range, with no approximation available). ``field``: the parameter concerned."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+
+
+def _free(sheet: tuple[int | None, ...]) -> int:
+    return sum(v is None for v in sheet)
+
+
+def opponent_distribution(position: Position, tilde: np.ndarray) -> Distribution:
+    """The opponent's final-score distribution under optimal-expected play from their sheet (roll 0)."""
+    assert position.opponent is not None
+    if _free(position.opponent) > EXACT_DISTRIBUTION_FREE:
+        raise GoalUnavailable(
+            "o",
+            f"the opponent has {_free(position.opponent)} free categories: the chance of winning is "
+            f"computed exactly only when they have at most {EXACT_DISTRIBUTION_FREE}",
+        )
+    mask, nu, sigma = sheet_state(position.opponent)
+    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+    return outcome.final(outcome.root.start[0])
+
+
+def goal_advice(position: Position, tilde: np.ndarray, advice: dict) -> dict:
+    """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
+    the options re-ranked (see the module docstring). Returns a new dict."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    size = sigma + max_future(position.variant, mask, nu) + 1
+    if position.opponent is not None:
+        payoff, weights = win_payoff(opponent_distribution(position, tilde), size)
+        names = ("win", "draw")
+    else:
+        assert position.target is not None
+        payoff, weights = reach_payoff(position.target, size)
+        names = ("reach",)
+    if _free(position.sheet) > EXACT_FREE:
+        field = "o" if position.opponent is not None else "t"
+        raise GoalUnavailable(
+            field,
+            f"you have {_free(position.sheet)} free categories: the chance is computed exactly only with at "
+            f"most {EXACT_FREE}",
+        )
+    root, after = solve_goal(tilde, position.variant, mask, nu, sigma, payoff, weights)
+    result = dict(advice)
+    values = option_values(root, after, weights, position.roll if not position.is_over else 0, position.dice)
+    if position.roll == 0 or position.is_over:
+        result.update(_channels(names, values[0][2]))
+        result["exact"] = True
+        return result
+    by_option = {("keep", keep) if keep is not None else ("category", c): (c, v) for keep, c, v in values}
+    scored_now = _category_options(position, tilde)
+    options = []
+    for option in advice["options"]:
+        if "keep" in option:
+            keep = tuple(option["keep"])
+            category, channels = by_option[("keep", keep)]
+            if len(keep) == 5:  # stopping: the category best for the goal
+                loss = advice["expected"] - scored_now[category]["expected"]
+                option = {**scored_now[category], "keep": list(keep), "loss": loss}
+        else:
+            _, channels = by_option[("category", option["category"])]
+        options.append({**option, **_channels(names, channels)})
+    order = sorted(
+        range(len(options)), key=lambda i: (-round(_objective(options[i], names), 12), -options[i]["expected"], i)
+    )
+    result["options"] = [options[i] for i in order]
+    result.update({name: result["options"][0][name] for name in names})
+    result["exact"] = True
+    return result
+
+
+def _objective(option: dict, names: tuple[str, ...]) -> float:
+    return option["win"] + option["draw"] / 2 if names == ("win", "draw") else option["reach"]
+
+
+def _channels(names: tuple[str, ...], values: np.ndarray) -> dict:
+    return {name: min(1.0, max(0.0, float(v))) for name, v in zip(names, values, strict=True)}
+
+
+def _category_options(position: Position, tilde: np.ndarray) -> dict[int, dict]:
+    """Per free category: the advisor's roll-3 option for these dice (expected, category, points)."""
+    advice = advise(Position(position.sheet, position.dice, 3, position.variant), tilde)
+    return {o.category: {"expected": o.expected, "category": o.category, "points": o.points} for o in advice.options}
+
+
+def distribution(position: Position, tilde: np.ndarray) -> dict:
+    """The final-score distribution from the position under the advisor's play:
+    ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``)."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    if _free(position.sheet) > EXACT_DISTRIBUTION_FREE:
+        raise GoalUnavailable(
+            "s",
+            f"{_free(position.sheet)} free categories: the distribution is computed exactly only with at most "
+            f"{EXACT_DISTRIBUTION_FREE}",
+        )
+    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+    if position.roll == 0 or position.dice is None or position.is_over:
+        vector = outcome.root.start[0]
+    else:
+        best = advise(position, tilde).options[0]
+        vector = option_vector(outcome, position.roll, position.dice, best.keep, best.category)
+    final = outcome.final(vector)
+    return {**final.to_json(), "expected": final.expected, "exact": True}
