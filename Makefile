@@ -7,7 +7,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
-TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table
+TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
+	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 
 .PHONY: serve test bench tables site advise lint chromium clean

@@ -103,7 +103,9 @@ def test_cli_prints_the_chance_beside_the_expected_score_and_the_distribution():
     assert as_json["distribution"]["from"] == 71 and sum(as_json["distribution"]["p"]) == pytest.approx(1)
 
 
-def test_cli_reports_a_goal_it_cannot_compute_as_a_clear_error():
+def test_cli_says_when_the_chance_is_approximate():
     result = run("advise", "s=1,2,3,,,,,,,,,&r=0&o=1,2,3,,,,,,,,,")
-    assert result.returncode in (0, 2)
-    assert "Traceback" not in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "chance of winning" in result.stdout and "(approximate: one exact turn, then a normal law" in result.stdout
+    exact = run("advise", f"{ME}&r=0&{THEM}")
+    assert "approximate" not in exact.stdout

@@ -5,7 +5,9 @@ worker both call.
 (``position`` format) → the ranked options (``Advice.to_json()``) plus the
 canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
 chances and ranking (``goal.goal_advice``); ``with_distribution``: also
-``"distribution"`` (``goal.distribution``).
+``"distribution"`` (``goal.distribution``). Outside the exact range the goal
+needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
+method (the CLI's does), else ``goal.GoalUnavailable``.
 
 ``game_query(query, tables)``: a game record (``game`` format) → where it
 stands: the canonical ``query``, the current ``position`` query and its
@@ -56,7 +58,8 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
-        result = goal_advice(position, _tilde(tables, variant), result)
+        spread = getattr(tables, "spread", None)  # a loader of the sd table, where the tables have one
+        result = goal_advice(position, _tilde(tables, variant), result, spread and (lambda: spread(variant)))
     if with_distribution:
         result["distribution"] = distribution(position, _tilde(tables, variant))
     result["query"] = format_query(position)

@@ -23,10 +23,12 @@ from functools import partial
 from pathlib import Path
 from typing import Final
 
+import numpy as np
+
 from .api import advise_query, review_query
 from .categories import NAMES_EN
 from .position import PositionError
-from .table import Table, TableError, decode, file_name
+from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
 
 DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
 
@@ -38,6 +40,7 @@ class _Tables(dict[str, Table]):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
+        self.spreads: dict[str, np.ndarray] = {}
 
     def __missing__(self, variant: str) -> Table:
         path = self.folder / file_name(variant)
@@ -49,6 +52,20 @@ class _Tables(dict[str, Table]):
             ) from None
         self[variant] = table = decode(data, source=str(path), variant=variant)
         return table
+
+    def spread(self, variant: str) -> np.ndarray:
+        """The sd table of ``variant`` (``table.decode_spread``), read on first use."""
+        if variant not in self.spreads:
+            path = self.folder / spread_file_name(variant)
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                raise TableError(
+                    f"{path}: cannot read the {variant} spread table ({e.strerror}); build it with "
+                    "`python -m build_table`"
+                ) from None
+            self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
+        return self.spreads[variant]
 
 
 def _fmt_keep(keep: list[int]) -> str:
@@ -84,10 +101,11 @@ def render(result: dict) -> str:
 
 def _goal_line(result: dict) -> str:
     """'; chance of winning 51.20 % (draw 0.40 %)' or '; chance of reaching 150: …', or ''."""
+    note = "" if result.get("exact", True) else f"\n(approximate: {result['method']})"
     if "win" in result:
-        return f"; chance of winning {100 * result['win']:.2f} % (draw {100 * result['draw']:.2f} %)"
+        return f"; chance of winning {100 * result['win']:.2f} % (draw {100 * result['draw']:.2f} %){note}"
     if "reach" in result:
-        return f"; chance of reaching {_target(result)}: {100 * result['reach']:.2f} %"
+        return f"; chance of reaching {_target(result)}: {100 * result['reach']:.2f} %{note}"
     return ""
 
 

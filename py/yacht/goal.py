@@ -25,13 +25,24 @@ position under the advisor's play (its best option), exact up to
 ``outcome.EXACT_FREE`` free categories.
 """
 
+from collections.abc import Callable
+from typing import Final
+
 import numpy as np
 
 from .advisor import advise, sheet_state
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, max_future, option_vector, solve_outcome
 from .position import Position
-from .winning import EXACT_FREE, option_values, reach_payoff, solve_goal, win_payoff
+from .winning import (
+    EXACT_FREE,
+    approximate_goal,
+    normal_points,
+    option_values,
+    reach_payoff,
+    solve_goal,
+    win_payoff,
+)
 
 
 class GoalUnavailable(ValueError):
@@ -47,45 +58,64 @@ def _free(sheet: tuple[int | None, ...]) -> int:
     return sum(v is None for v in sheet)
 
 
-def opponent_distribution(position: Position, tilde: np.ndarray) -> Distribution:
-    """The opponent's final-score distribution under optimal-expected play from their sheet (roll 0)."""
+OPPONENT_EXACT_FREE: Final = 4
+"""The most free categories of the opponent's for which their distribution is exact here (time)."""
+APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
+"""``"method"`` of an answer whose chance is approximate (mine or the opponent's)."""
+
+
+def opponent_distribution(
+    position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None
+) -> tuple[Distribution, bool]:
+    """The opponent's final-score distribution under optimal-expected play from their sheet
+    (roll 0), and whether it is exact: up to ``OPPONENT_EXACT_FREE`` free categories; beyond,
+    a normal law of their future points (mean Ẽ, sd from the spread table) on whole points."""
     assert position.opponent is not None
-    if _free(position.opponent) > EXACT_DISTRIBUTION_FREE:
-        raise GoalUnavailable(
-            "o",
-            f"the opponent has {_free(position.opponent)} free categories: the chance of winning is "
-            f"computed exactly only when they have at most {EXACT_DISTRIBUTION_FREE}",
-        )
     mask, nu, sigma = sheet_state(position.opponent)
-    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
-    return outcome.final(outcome.root.start[0])
+    if _free(position.opponent) <= OPPONENT_EXACT_FREE:
+        outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+        return outcome.final(outcome.root.start[0]), True
+    sd = _spread_table(spread, "o")
+    points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(position.variant, mask, nu))
+    return Distribution(sigma, points, float("nan")), False
 
 
-def goal_advice(position: Position, tilde: np.ndarray, advice: dict) -> dict:
+def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
+    if spread is None:
+        raise GoalUnavailable(field, "outside the exact range the chance needs the spread table, and none is loaded")
+    return spread()
+
+
+def goal_advice(
+    position: Position, tilde: np.ndarray, advice: dict, spread: Callable[[], np.ndarray] | None = None
+) -> dict:
     """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
-    the options re-ranked (see the module docstring). Returns a new dict."""
+    the options re-ranked (see the module docstring). ``spread``: loads the sd table
+    (``table.decode_spread``), called only outside the exact range. Returns a new dict."""
     mask, nu, sigma = sheet_state(position.sheet)
     size = sigma + max_future(position.variant, mask, nu) + 1
+    exact = True
     if position.opponent is not None:
-        payoff, weights = win_payoff(opponent_distribution(position, tilde), size)
+        opponent, exact = opponent_distribution(position, tilde, spread)
+        payoff, weights = win_payoff(opponent, size)
         names = ("win", "draw")
     else:
         assert position.target is not None
         payoff, weights = reach_payoff(position.target, size)
         names = ("reach",)
-    if _free(position.sheet) > EXACT_FREE:
-        field = "o" if position.opponent is not None else "t"
-        raise GoalUnavailable(
-            field,
-            f"you have {_free(position.sheet)} free categories: the chance is computed exactly only with at "
-            f"most {EXACT_FREE}",
-        )
-    root, after = solve_goal(tilde, position.variant, mask, nu, sigma, payoff, weights)
+    if _free(position.sheet) <= EXACT_FREE:
+        root, after = solve_goal(tilde, position.variant, mask, nu, sigma, payoff, weights)
+    else:
+        sd = _spread_table(spread, "o" if position.opponent is not None else "t")
+        root, after = approximate_goal(tilde, sd, position.variant, mask, nu, sigma, payoff, weights)
+        exact = False
     result = dict(advice)
+    result["exact"] = exact
+    if not exact:
+        result["method"] = APPROXIMATION
     values = option_values(root, after, weights, position.roll if not position.is_over else 0, position.dice)
     if position.roll == 0 or position.is_over:
         result.update(_channels(names, values[0][2]))
-        result["exact"] = True
         return result
     by_option = {("keep", keep) if keep is not None else ("category", c): (c, v) for keep, c, v in values}
     scored_now = _category_options(position, tilde)
@@ -105,7 +135,6 @@ def goal_advice(position: Position, tilde: np.ndarray, advice: dict) -> dict:
     )
     result["options"] = [options[i] for i in order]
     result.update({name: result["options"][0][name] for name in names})
-    result["exact"] = True
     return result
 
 

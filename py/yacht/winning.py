@@ -30,6 +30,7 @@ value is exact (float64); the work grows as 2^f × ν' × G, so callers keep f
 at most ``EXACT_FREE``.
 """
 
+import math
 from typing import Final
 
 import numpy as np
@@ -168,10 +169,22 @@ def solve_goal(
                 for i in range(0, len(masks), step)
             ]
         )
+    return _root_turn(values, scores, mask, nu, levels, payoff.shape[1], weights)
+
+
+def _root_turn(
+    values: np.ndarray,
+    scores: np.ndarray,
+    mask: int,
+    nu: int,
+    levels: list[tuple[np.ndarray, np.ndarray]],
+    channels: int,
+    weights: np.ndarray,
+) -> tuple[Turn, dict[int, np.ndarray]]:
+    """The root's turn (exact, for every roll and keep) from the values of the level after it."""
     if len(levels) == 1:  # a full sheet
-        start = values[:, :1]
-        empty = np.zeros((N_KEEPS, 1, payoff.shape[1]))
-        return Turn(empty[ROLL_OFFSET:], empty, empty, start[:, 0]), {}
+        empty = np.zeros((N_KEEPS, 1, channels))
+        return Turn(empty[ROLL_OFFSET:], empty, empty, values[:, 0]), {}
     masks, nus = levels[0]
     next_keys = key(*levels[1])
     after = {
@@ -180,13 +193,55 @@ def solve_goal(
         if not mask >> c & 1
     }
     best = np.full(N_ROLLS, -np.inf)
-    rolls3 = np.zeros((N_ROLLS, payoff.shape[1]))
+    rolls3 = np.zeros((N_ROLLS, channels))
     for values_c in after.values():
         objective = values_c @ weights
         better = objective > best
         best = np.where(better, objective, best)
         rolls3 = np.where(better[:, None], values_c, rolls3)
     return play_goal_turn(rolls3[:, None, :], weights), after
+
+
+def normal_points(mean: float, sd: float, most: int) -> np.ndarray:
+    """(most + 1,) a normal law N(mean, sd²) put on the points 0 … most: P(x) = Φ((x + ½ − mean)/sd) −
+    Φ((x − ½ − mean)/sd), the tails folded into 0 and ``most``; a point mass where sd = 0."""
+    if sd <= 1e-9:
+        out = np.zeros(most + 1)
+        out[min(most, max(0, round(mean)))] = 1.0
+        return out
+    edges = (np.arange(most) + 0.5 - mean) / (sd * np.sqrt(2.0))
+    cdf = 0.5 * (1.0 + _erf(edges))
+    return np.diff(np.concatenate(([0.0], cdf, [1.0])))
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def approximate_goal(
+    tilde: np.ndarray,
+    spread: np.ndarray,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    score: int,
+    payoff: np.ndarray,
+    weights: np.ndarray,
+) -> tuple[Turn, dict[int, np.ndarray]]:
+    """As ``solve_goal``, but only the root's turn is exact: from each state s after
+    it, the future points X are taken as ``normal_points(Ẽ(s), sd(s), most(s))``
+    (``spread``: the sd table) and V_s[g] = Σ_x P(X = x) u(σ₀ + g + x)."""
+    scores = score_table(variant)
+    levels = reachable_levels(mask, nu)[:2]
+    most = max_future(variant, mask, nu)
+    best_one = max(int(scores[:, c].max()) for c in range(N_CATEGORIES) if not mask >> c & 1)
+    gathered = np.arange(min(most, best_one + BONUS_POINTS) + 1)
+    masks, nus = levels[1]
+    values = np.empty((len(masks), len(gathered), payoff.shape[1]))
+    for b, (m, n) in enumerate(zip(masks, nus, strict=True)):
+        future = normal_points(float(tilde[m, n]), float(spread[m, n]), max_future(variant, int(m), int(n)))
+        finals = np.minimum(score + gathered[:, None] + np.arange(len(future)), len(payoff) - 1)
+        values[b] = np.tensordot(payoff[finals], future, axes=([1], [0]))
+    return _root_turn(values, scores, mask, nu, levels, payoff.shape[1], weights)
 
 
 def option_values(
