@@ -44,28 +44,24 @@ class _Tables(dict[str, Table]):
 
     def __missing__(self, variant: str) -> Table:
         path = self.folder / file_name(variant)
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise TableError(
-                f"{path}: cannot read the {variant} table ({e.strerror}); build it with `python -m build_table`"
-            ) from None
-        self[variant] = table = decode(data, source=str(path), variant=variant)
+        self[variant] = table = decode(_read(path, f"the {variant} table"), source=str(path), variant=variant)
         return table
 
     def spread(self, variant: str) -> np.ndarray:
         """The sd table of ``variant`` (``table.decode_spread``), read on first use."""
         if variant not in self.spreads:
             path = self.folder / spread_file_name(variant)
-            try:
-                data = path.read_bytes()
-            except OSError as e:
-                raise TableError(
-                    f"{path}: cannot read the {variant} spread table ({e.strerror}); build it with "
-                    "`python -m build_table`"
-                ) from None
+            data = _read(path, f"the {variant} spread table")
             self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
         return self.spreads[variant]
+
+
+def _read(path: Path, what: str) -> bytes:
+    """The bytes of a table file; a ``TableError`` naming it when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise TableError(f"{path}: cannot read {what} ({e.strerror}); build it with `python -m build_table`") from None
 
 
 def _fmt_keep(keep: list[int]) -> str:
