@@ -254,6 +254,56 @@ def _folder(text: str) -> Path:
     return Path(text)
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games, 2 or more")
+    return int(text)
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """``python -m yacht duel``: play and print the figures per variant."""
+    import time
+
+    from .duel import calibration, duel, win_rate
+    from .goal import EXACT_FREE
+    from .rules import VARIANTS
+
+    tables = _Tables(args.tables)
+    exact_free = EXACT_FREE if args.exact_free is None else args.exact_free
+    for variant_name in args.variant or ["official", "strict"]:
+        try:
+            table, spread = tables[variant_name], tables.spread(variant_name)
+        except TableError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        start = time.perf_counter()
+        rng = np.random.default_rng([args.seed, variant_name == "strict"])
+        result = duel(table.tilde, spread, VARIANTS[variant_name], args.games, rng, exact_free)
+        seconds = time.perf_counter() - start
+        print(f"{variant_name}: {args.games:,} games in {seconds:.0f} s (exact range: {exact_free} free categories)")
+        for label, chosen in (
+            ("both seats", slice(None)),
+            ("first seat", result.first),
+            ("second seat", ~result.first),
+        ):
+            games = result.result[chosen]
+            rate, half = win_rate(games)
+            draws = float((games == 0.5).mean())
+            print(
+                f"  {label:<12} win-aware wins {100 * rate:6.2f} % ± {100 * half:.2f} (95 %), "
+                f"draws {100 * draws:.2f} %, {len(games):,} games"
+            )
+        seats = [win_rate(result.result[result.first])[0], win_rate(result.result[~result.first])[0]]
+        print(f"  averaged over the seats: {100 * sum(seats) / 2:.2f} % (goal: at least 51.0 %)")
+        print(f"  calibration, {len(result.predicted):,} points (turn starts of the win-aware player):")
+        print(f"  {'predicted':>12} {'observed':>9} {'gap':>7} {'points':>8}")
+        for predicted, observed, count in calibration(result.predicted, result.observed):
+            if count:
+                gap = 100 * (observed - predicted)
+                print(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>8,}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m yacht", description="Exact Yacht advice.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -277,8 +327,25 @@ def main(argv: list[str] | None = None) -> int:
         "'-' reads one per line from stdin.",
     )
     review_parser.add_argument("queries", nargs="+", metavar="GAME")
-    for sub in (advise_parser, review_parser):
-        sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    duel_parser = commands.add_parser(
+        "duel",
+        help="simulate the win-aware player against the expected-score player",
+        description="Head-to-head games, seats alternated: the win rate (draws half) with its 95 %% interval, "
+        "per seat, and the calibration of the predicted chance of winning in ten bins.",
+    )
+    duel_parser.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
+    duel_parser.add_argument("--variant", choices=("official", "strict"), action="append", help="default: both")
+    duel_parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    duel_parser.add_argument(
+        "--exact-free",
+        type=int,
+        choices=range(1, 5),
+        default=None,
+        help="the win-aware player's exact range in free categories (default: the advisor's, 4)",
+    )
+    for sub in (advise_parser, review_parser, duel_parser):
+        if sub is not duel_parser:
+            sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
         sub.add_argument(
             "--tables",
             type=_folder,
@@ -292,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
             print("error: YACHT_TABLES is set but empty: name the folder of the tables, or unset it", file=sys.stderr)
             return 2
         args.tables = DEFAULT_TABLES if env is None else Path(env)
+    if args.command == "duel":
+        return run_duel(args)
     if args.command == "advise":
         render_text = render
         answer = partial(advise_query, with_distribution=args.distribution)

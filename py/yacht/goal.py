@@ -32,8 +32,9 @@ import numpy as np
 
 from .advisor import advise, sheet_state
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
-from .outcome import Distribution, max_future, option_vector, solve_outcome
+from .outcome import Distribution, Turn, max_future, option_vector, solve_outcome
 from .position import Position
+from .rules import Variant
 from .winning import (
     EXACT_FREE,
     approximate_goal,
@@ -64,20 +65,43 @@ APPROXIMATION: Final = "one exact turn, then a normal law of the future points (
 """``"method"`` of an answer whose chance is approximate (mine or the opponent's)."""
 
 
-def opponent_distribution(
-    position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None
+def opponent_law(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    sigma: int,
+    exact_free: int = OPPONENT_EXACT_FREE,
 ) -> tuple[Distribution, bool]:
-    """The opponent's final-score distribution under optimal-expected play from their sheet
-    (roll 0), and whether it is exact: up to ``OPPONENT_EXACT_FREE`` free categories; beyond,
-    a normal law of their future points (mean Ẽ, sd from the spread table) on whole points."""
-    assert position.opponent is not None
-    mask, nu, sigma = sheet_state(position.opponent)
-    if _free(position.opponent) <= OPPONENT_EXACT_FREE:
-        outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+    """The opponent's final-score distribution under optimal-expected play from their state
+    (roll 0), and whether it is exact: up to ``exact_free`` free categories; beyond, a normal
+    law of their future points (mean Ẽ, sd from the spread table) on whole points."""
+    if 12 - bin(mask).count("1") <= exact_free:
+        outcome = solve_outcome(tilde, variant, mask, nu, sigma)
         return outcome.final(outcome.root.start[0]), True
     sd = _spread_table(spread, "o")
-    points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(position.variant, mask, nu))
+    points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(variant, mask, nu))
     return Distribution(sigma, points, float("nan")), False
+
+
+def goal_turn(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    sigma: int,
+    payoff: np.ndarray,
+    weights: np.ndarray,
+    exact_free: int = EXACT_FREE,
+) -> tuple[Turn, dict[int, np.ndarray], bool]:
+    """The goal's root turn of my state (``winning.solve_goal`` up to ``exact_free`` free
+    categories, else ``winning.approximate_goal``) and whether it is exact."""
+    if 12 - bin(mask).count("1") <= exact_free:
+        return (*solve_goal(tilde, variant, mask, nu, sigma, payoff, weights), True)
+    sd = _spread_table(spread, "o" if weights.size == 2 else "t")
+    return (*approximate_goal(tilde, sd, variant, mask, nu, sigma, payoff, weights), False)
 
 
 def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
@@ -96,19 +120,15 @@ def goal_advice(
     size = sigma + max_future(position.variant, mask, nu) + 1
     exact = True
     if position.opponent is not None:
-        opponent, exact = opponent_distribution(position, tilde, spread)
+        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
         payoff, weights = win_payoff(opponent, size)
         names = ("win", "draw")
     else:
         assert position.target is not None
         payoff, weights = reach_payoff(position.target, size)
         names = ("reach",)
-    if _free(position.sheet) <= EXACT_FREE:
-        root, after = solve_goal(tilde, position.variant, mask, nu, sigma, payoff, weights)
-    else:
-        sd = _spread_table(spread, "o" if position.opponent is not None else "t")
-        root, after = approximate_goal(tilde, sd, position.variant, mask, nu, sigma, payoff, weights)
-        exact = False
+    root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
+    exact = exact and mine_exact
     result = dict(advice)
     result["exact"] = exact
     if not exact:

@@ -70,13 +70,13 @@ def canonical_nu(masks: np.ndarray, nus: np.ndarray) -> np.ndarray:
     return np.where(hopeless, 0, nus)
 
 
-def reachable_levels(mask: int, nu: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """States reachable from (mask, ν) after j = 0 … f more turns: ``(masks, nus)``
-    per level, each (B_j,), ν canonical (``canonical_nu``), ordered by ``key``
-    ascending. The last level has the full sheet."""
+def reachable_levels(mask: int, nu: int, turns: int = N_CATEGORIES) -> list[tuple[np.ndarray, np.ndarray]]:
+    """States reachable from (mask, ν) after j = 0 … min(f, ``turns``) more turns:
+    ``(masks, nus)`` per level, each (B_j,), ν canonical (``canonical_nu``), ordered
+    by ``key`` ascending. With every turn, the last level has the full sheet."""
     levels = [(np.array([mask]), canonical_nu(np.array([mask]), np.array([nu])))]
     free = [c for c in range(N_CATEGORIES) if not mask >> c & 1]
-    for _ in free:
+    for _ in free[:turns]:
         masks, nus = levels[-1]
         next_masks, next_nus = [], []
         for c in free:

@@ -231,7 +231,7 @@ def approximate_goal(
     it, the future points X are taken as ``normal_points(Ẽ(s), sd(s), most(s))``
     (``spread``: the sd table) and V_s[g] = Σ_x P(X = x) u(σ₀ + g + x)."""
     scores = score_table(variant)
-    levels = reachable_levels(mask, nu)[:2]
+    levels = reachable_levels(mask, nu, turns=1)
     most = max_future(variant, mask, nu)
     best_one = max(int(scores[:, c].max()) for c in range(N_CATEGORIES) if not mask >> c & 1)
     gathered = np.arange(min(most, best_one + BONUS_POINTS) + 1)
