@@ -109,3 +109,13 @@ def test_cli_says_when_the_chance_is_approximate():
     assert "chance of winning" in result.stdout and "(approximate: one exact turn, then a normal law" in result.stdout
     exact = run("advise", f"{ME}&r=0&{THEM}")
     assert "approximate" not in exact.stdout
+
+
+def test_outside_the_exact_range_the_distribution_is_simulated_and_says_so(shipped):
+    result = advise_query("s=3,,,,,,,,,,,&d=14466&r=2", shipped, with_distribution=True)
+    dist = result["distribution"]
+    assert dist["exact"] is False and dist["games"] == 10_000 and 0 < dist["standard_error"] < 0.01
+    assert sum(dist["p"]) == pytest.approx(1) and dist["from"] == 3
+    sd_of_mean = 40 / 100  # sd of a game's final score is under 40; √10,000 = 100
+    assert abs(dist["expected"] - result["options"][0]["expected"]) < 4 * sd_of_mean
+    assert 0.4 < dist["bonus"] < 0.9

@@ -125,7 +125,11 @@ def _chance(option: dict) -> str:
 def render_distribution(dist: dict) -> list[str]:
     """The final-score distribution as text lines: summary, then one bar per final score."""
     p = dist["p"]
-    kind = "exact" if dist["exact"] else "approximate"
+    kind = (
+        "exact"
+        if dist["exact"]
+        else (f"simulated, {dist['games']:,} games, standard error at most {100 * dist['standard_error']:.2f} points")
+    )
     lines = [
         f"Final score distribution under the advisor's play ({kind}): mean {dist['expected']:.4f}, "
         f"upper bonus {100 * dist['bonus']:.2f} %"

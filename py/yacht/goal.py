@@ -22,7 +22,8 @@ opponent's distribution exact: ``outcome.EXACT_FREE`` at most); otherwise
 
 ``distribution(position, tilde)``: the final-score distribution from the
 position under the advisor's play (its best option), exact up to
-``outcome.EXACT_FREE`` free categories.
+``outcome.EXACT_FREE`` free categories, else simulated (labelled, with its
+standard error).
 """
 
 from collections.abc import Callable
@@ -31,10 +32,12 @@ from typing import Final
 import numpy as np
 
 from .advisor import advise, sheet_state
+from .dice import roll_index
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, max_future, option_vector, solve_outcome
 from .position import Position
 from .rules import Variant
+from .simulate import expected_play
 from .winning import (
     EXACT_FREE,
     approximate_goal,
@@ -172,18 +175,34 @@ def _category_options(position: Position, tilde: np.ndarray) -> dict[int, dict]:
     return {o.category: {"expected": o.expected, "category": o.category, "points": o.points} for o in advice.options}
 
 
-def distribution(position: Position, tilde: np.ndarray) -> dict:
-    """The final-score distribution from the position under the advisor's play:
-    ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``)."""
+SIMULATED_GAMES: Final = 10_000
+"""Games simulated for a distribution outside the exact range."""
+
+
+def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | None = None) -> dict:
+    """The final-score distribution from the position under the advisor's play (its best
+    option): ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``).
+    Exact up to ``outcome.EXACT_FREE`` free categories; beyond, ``SIMULATED_GAMES``
+    simulated games (``rng``, default seeded by the query's sheet), with ``"games"`` and
+    ``"standard_error"``: the largest standard error of one ``p`` entry."""
     mask, nu, sigma = sheet_state(position.sheet)
+    rolled = position.roll > 0 and position.dice is not None and not position.is_over
     if _free(position.sheet) > EXACT_DISTRIBUTION_FREE:
-        raise GoalUnavailable(
-            "s",
-            f"{_free(position.sheet)} free categories: the distribution is computed exactly only with at most "
-            f"{EXACT_DISTRIBUTION_FREE}",
-        )
+        rng = rng or np.random.default_rng(mask * 64 + nu)
+        start = (position.roll, roll_index(position.dice)) if rolled else None
+        points, bonus = expected_play(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
+        chances = np.bincount(points) / SIMULATED_GAMES
+        final = Distribution(sigma, chances, float(bonus.mean()))
+        error = float(np.sqrt(chances * (1 - chances) / SIMULATED_GAMES).max())
+        return {
+            **final.to_json(),
+            "expected": final.expected,
+            "exact": False,
+            "games": SIMULATED_GAMES,
+            "standard_error": error,
+        }
     outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
-    if position.roll == 0 or position.dice is None or position.is_over:
+    if not rolled:
         vector = outcome.root.start[0]
     else:
         best = advise(position, tilde).options[0]
