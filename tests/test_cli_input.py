@@ -56,7 +56,7 @@ def test_unknown_parameter_names_are_quoted_not_echoed_raw(query, shown):
     status, out, err = call("advise", "--tables", str(TABLES), query)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and not CONTROL.search(err)
-    assert f"query: unknown parameter {shown} (known: s, d, r, v)" in err
+    assert f"query: unknown parameter {shown} (known: s, d, r, v, o, t)" in err
 
 
 def test_a_query_that_starts_with_a_dash_is_a_query_not_an_option():
