@@ -6,9 +6,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-CORE := $(wildcard py/yacht/*.py) build_table/__main__.py
-TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table
+CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
+TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
+	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
+# Games per variant of the duel in `make bench` (about 0.4 s a game on one core).
+DUEL_GAMES ?= 1000
 
 .PHONY: serve test bench tables site advise lint chromium clean
 
@@ -25,6 +28,8 @@ test: site chromium
 
 bench: site chromium
 	$(PY) bench/bench_core.py
+	$(PY) bench/bench_goal.py
+	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_phone.py
 

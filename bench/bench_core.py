@@ -20,6 +20,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT))
 
 from yacht import dice, solver  # noqa: E402
 from yacht.advisor import advise  # noqa: E402
@@ -27,6 +28,8 @@ from yacht.position import Position  # noqa: E402
 from yacht.rules import VARIANTS, possible_scores, score_table  # noqa: E402
 from yacht.states import states_with_filled  # noqa: E402
 from yacht.table import decode, encode  # noqa: E402
+
+from build_table.solve import solve  # noqa: E402
 
 
 def timed(fn, *args, **kwargs):
@@ -76,8 +79,8 @@ def main() -> None:
     print("== Solve (float64, 178,816 reachable states per variant)")
     tables = {}
     for name, variant in VARIANTS.items():
-        t2, tilde = timed(solver.solve, variant, workers=2)
-        t1, tilde1 = timed(solver.solve, variant, workers=1)
+        t2, tilde = timed(solve, variant, workers=2)
+        t1, tilde1 = timed(solve, variant, workers=1)
         assert np.array_equal(tilde, tilde1, equal_nan=True)
         tables[name] = tilde
         print(f"{name:>9}: 2 workers {t2:.2f} s, 1 process {t1:.2f} s, speed-up {t1 / t2:.2f}x")

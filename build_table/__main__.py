@@ -1,7 +1,9 @@
 """python -m build_table [--variant official|strict] [--out DIR]
 
 Solves the game exactly (float64) for each variant and writes
-``DIR/yacht-<variant>.table`` (format: ``yacht.table``). The output is
+``DIR/yacht-<variant>.table`` (format: ``yacht.table``), then the standard
+deviation of the future points under that play, ``DIR/yacht-<variant>.spread.table``
+(same format, ``quantity`` "sd"; see ``yacht.spread``). The output is
 byte-identical from run to run.
 """
 
@@ -11,8 +13,9 @@ import time
 from pathlib import Path
 
 from yacht.rules import VARIANTS
-from yacht.solver import solve
-from yacht.table import encode, file_name
+from yacht.table import encode, encode_spread, file_name, spread_file_name
+
+from build_table.solve import solve, solve_spread
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "public" / "tables"
 
@@ -35,6 +38,15 @@ def main(argv: list[str] | None = None) -> int:
         path.write_bytes(data)
         print(
             f"{name}: solved in {solved:.2f} s, E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
+        )
+        start = time.perf_counter()
+        sd = solve_spread(VARIANTS[name], tilde)
+        spread = encode_spread(name, sd)
+        path = args.out / spread_file_name(name)
+        path.write_bytes(spread)
+        print(
+            f"{name}: spread solved in {time.perf_counter() - start:.2f} s, sd(empty sheet) = {sd[0, 0]:.6f}, "
+            f"wrote {path} ({len(spread):,} bytes)"
         )
     return 0
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import settings
 from yacht.rules import VARIANTS
-from yacht.solver import solve
 from yacht.table import Table, decode, file_name
+
+from build_table.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "public" / "tables"

@@ -1,13 +1,16 @@
 """The solve against the seeds' golden values, and its internal consistency."""
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 from yacht import solver
 from yacht.categories import FULL_MASK
-from yacht.rules import OFFICIAL, STRICT
+from yacht.rules import OFFICIAL, STRICT, score_table
 from yacht.states import REACHABLE, states_with_filled
+
+from build_table.solve import solve
 
 EXACT_OFFICIAL = Fraction(
     13016843164781134911577847485373669410583272579736395462208071768435842671487294870976987471456569489783095557501482949120609571264927,
@@ -96,7 +99,25 @@ def test_fast_turn_end_equals_max_over_categories(solved, n_filled):
     masks, nus = states_with_filled(n_filled)
     masks, nus = masks[:400], nus[:400]
     for name, variant in (("official", OFFICIAL), ("strict", STRICT)):
-        scores = solver.score_table(variant)
+        scores = score_table(variant)
         fast = solver.turn_end_values(solved[name], scores, masks, nus)
         plain = np.max([solver.category_values(solved[name], scores, masks, nus, c) for c in range(12)], axis=0)
         np.testing.assert_array_equal(fast, plain)
+
+
+def test_core_solver_holds_no_process_orchestration():
+    """The core is the per-batch mathematics: forking, shared memory and pools live in build_table."""
+    source = Path(solver.__file__).read_text()
+    for word in ("multiprocessing", "mmap", "fork", "Pool"):
+        assert word not in source, word
+
+
+def test_forked_solve_equals_one_process_chunk_by_chunk(solved):
+    """build_table.solve with two forked workers gives exactly the chunk-by-chunk core solve."""
+    tilde = solver.empty_table()
+    scores = score_table(OFFICIAL)
+    for n_filled in range(11, -1, -1):
+        for start in range(0, len(states_with_filled(n_filled)[0]), solver.CHUNK):
+            solver.solve_chunk(tilde, scores, n_filled, start)
+    assert np.array_equal(tilde, solve(OFFICIAL, workers=2), equal_nan=True)
+    assert np.array_equal(tilde, solved["official"], equal_nan=True)

@@ -12,8 +12,10 @@ roll 3   one option per free category: the points it scores now (bonus
          included when they lift the upper total to 63) and E'3.
 over     a full sheet: no options; ``expected`` = the final score.
 
-Options are sorted best first (ties: in keep or category index order); each
-carries its loss against the best (≥ 0).
+Options are sorted best first by the value still to come (Ẽ'1, Ẽ'2, Ẽ'3:
+without σ, so that the choice depends on the state only; ties: in keep or
+category index order); each carries its loss against the best (≥ 0).
+``policy.expected_policy`` makes the same choices for whole batches.
 """
 
 from dataclasses import dataclass
@@ -86,8 +88,9 @@ def _category_table(tilde: np.ndarray, scores: np.ndarray, mask: int, nu: int) -
     return np.stack([category_values(tilde, scores, masks, nus, c)[:, 0] for c in range(N_CATEGORIES)])
 
 
-def _rank(options: list[Option]) -> tuple[Option, ...]:
-    order = sorted(range(len(options)), key=lambda i: (-options[i].expected, i))
+def _rank(options: list[Option], values: list[float]) -> tuple[Option, ...]:
+    """``options`` best first by ``values`` (each option's value without σ)."""
+    order = sorted(range(len(options)), key=lambda i: (-values[i], i))
     best = options[order[0]].expected
     return tuple(
         Option(options[i].expected, best - options[i].expected, options[i].keep, options[i].category, options[i].points)
@@ -109,9 +112,11 @@ def advise(position: Position, tilde: np.ndarray) -> Advice:
     points = {c: points_now(c, int(scores[roll, c]), nu) for c in free}
     best_category = max(free, key=lambda c: (by_category[c, roll], -c))
     options: list[Option] = []
+    values: list[float] = []
     if position.roll == 3:
         for c in free:
-            options.append(Option(sigma + float(by_category[c, roll]), 0.0, None, c, points[c]))
+            values.append(float(by_category[c, roll]))
+            options.append(Option(sigma + values[-1], 0.0, None, c, points[c]))
     else:
         e3 = by_category.max(axis=0)
         keep_values = keeps_from_rolls(e3)
@@ -123,8 +128,9 @@ def advise(position: Position, tilde: np.ndarray) -> Advice:
                 value, category, pts = float(e3[roll]), best_category, points[best_category]
             else:
                 value, category, pts = float(keep_values[k]), None, None
+            values.append(value)
             options.append(Option(sigma + value, 0.0, KEEP_DICE[k], category, pts))
-    ranked = _rank(options)
+    ranked = _rank(options, values)
     return Advice(position, ranked[0].expected, sigma, ranked)
 
 

@@ -1,9 +1,13 @@
 """From a query string to JSON-ready results: what the CLI and the browser
 worker both call.
 
-``advise_query(query, tables)``: a position (``position`` format) → the
-ranked options (``Advice.to_json()``) plus the canonical ``query`` and the
-``variant``.
+``advise_query(query, tables, with_distribution=False)``: a position
+(``position`` format) → the ranked options (``Advice.to_json()``) plus the
+canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
+chances and ranking (``goal.goal_advice``); ``with_distribution``: also
+``"distribution"`` (``goal.distribution``). Outside the exact range the goal
+needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
+method (the CLI's does), else ``goal.GoalUnavailable``.
 
 ``game_query(query, tables)``: a game record (``game`` format) → where it
 stands: the canonical ``query``, the current ``position`` query and its
@@ -13,8 +17,8 @@ stands: the canonical ``query``, the current ``position`` query and its
 (``Review.to_json()``) plus ``query``, ``variant`` and ``position``.
 
 ``tables`` maps a variant name to its ``Table``. Bad input raises
-``position.PositionError`` or ``game.GameError`` (both ValueErrors with a
-``field``). The query is parsed once: the variant it asks for is the one
+``position.PositionError``, ``game.GameError`` or ``goal.GoalUnavailable``
+(ValueErrors with a ``field``). The query is parsed once: the variant it asks for is the one
 whose table is looked up, and a table missing from ``tables`` raises
 ``TableMissing`` naming that variant, so a caller that loads tables lazily
 (the worker) can load it and ask again; a mapping that loads on lookup (the
@@ -27,6 +31,7 @@ import numpy as np
 
 from .advisor import advise
 from .game import format_game, parse_game, replay
+from .goal import distribution, goal_advice
 from .position import format_query, parse_query
 from .review import review
 from .table import Table
@@ -48,10 +53,15 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
         raise TableMissing(variant) from None
 
 
-def advise_query(query: str, tables: Mapping[str, Table]) -> dict:
+def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: bool = False) -> dict:
     position = parse_query(query)
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
+    if position.opponent is not None or position.target is not None:
+        spread = getattr(tables, "spread", None)  # a loader of the sd table, where the tables have one
+        result = goal_advice(position, _tilde(tables, variant), result, spread and (lambda: spread(variant)))
+    if with_distribution:
+        result["distribution"] = distribution(position, _tilde(tables, variant))
     result["query"] = format_query(position)
     result["variant"] = variant
     return result

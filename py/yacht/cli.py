@@ -1,6 +1,6 @@
 """The command-line advisor: a thin edge around ``yacht.api``.
 
-    python -m yacht advise QUERY [QUERY ...] [--json] [--tables DIR]
+    python -m yacht advise QUERY [QUERY ...] [--json] [--distribution] [--tables DIR]
     python -m yacht advise - [--json]          # one query per line on stdin
     python -m yacht review GAME [--json]       # grade every decision of a game record
 
@@ -19,13 +19,16 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Final
+
+import numpy as np
 
 from .api import advise_query, review_query
 from .categories import NAMES_EN
 from .position import PositionError
-from .table import Table, TableError, decode, file_name
+from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
 
 DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
 
@@ -37,17 +40,28 @@ class _Tables(dict[str, Table]):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
+        self.spreads: dict[str, np.ndarray] = {}
 
     def __missing__(self, variant: str) -> Table:
         path = self.folder / file_name(variant)
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise TableError(
-                f"{path}: cannot read the {variant} table ({e.strerror}); build it with `python -m build_table`"
-            ) from None
-        self[variant] = table = decode(data, source=str(path), variant=variant)
+        self[variant] = table = decode(_read(path, f"the {variant} table"), source=str(path), variant=variant)
         return table
+
+    def spread(self, variant: str) -> np.ndarray:
+        """The sd table of ``variant`` (``table.decode_spread``), read on first use."""
+        if variant not in self.spreads:
+            path = self.folder / spread_file_name(variant)
+            data = _read(path, f"the {variant} spread table")
+            self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
+        return self.spreads[variant]
+
+
+def _read(path: Path, what: str) -> bytes:
+    """The bytes of a table file; a ``TableError`` naming it when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise TableError(f"{path}: cannot read {what} ({e.strerror}); build it with `python -m build_table`") from None
 
 
 def _fmt_keep(keep: list[int]) -> str:
@@ -60,12 +74,15 @@ def render(result: dict) -> str:
     if result["over"]:
         lines.append(f"Game over: final score {result['expected']:.0f}")
         return "\n".join(lines)
-    lines.append(f"Score now {result['score']}, expected final score {result['expected']:.4f}")
+    lines.append(f"Score now {result['score']}, expected final score {result['expected']:.4f}{_goal_line(result)}")
+    if "distribution" in result:
+        lines.extend(render_distribution(result["distribution"]))
     if result["roll"] == 0:
         lines.append("(before the first roll: no choice to make)")
         return "\n".join(lines)
     header = "keep" if result["roll"] < 3 else "category"
-    lines.append(f"{'#':>3}  {header:<30} {'expected':>10} {'loss':>9}")
+    chance = _chance_header(result)
+    lines.append(f"{'#':>3}  {header:<30} {chance}{'expected':>10} {'loss':>9}")
     for rank, option in enumerate(result["options"], 1):
         if "keep" in option:
             what = _fmt_keep(option["keep"])
@@ -74,8 +91,54 @@ def render(result: dict) -> str:
         else:
             what = f"{NAMES_EN[option['category']]} ({option['points']})"
         loss = f"−{option['loss']:.4f}" if option["loss"] > 0 else "best"
-        lines.append(f"{rank:>3}  {what:<30} {option['expected']:>10.4f} {loss:>9}")
+        lines.append(f"{rank:>3}  {what:<30} {_chance(option)}{option['expected']:>10.4f} {loss:>9}")
     return "\n".join(lines)
+
+
+def _goal_line(result: dict) -> str:
+    """'; chance of winning 51.20 % (draw 0.40 %)' or '; chance of reaching 150: …', or ''."""
+    note = "" if result.get("exact", True) else f"\n(approximate: {result['method']})"
+    if "win" in result:
+        return f"; chance of winning {100 * result['win']:.2f} % (draw {100 * result['draw']:.2f} %){note}"
+    if "reach" in result:
+        return f"; chance of reaching {_target(result)}: {100 * result['reach']:.2f} %{note}"
+    return ""
+
+
+def _target(result: dict) -> str:
+    return result["query"].rsplit("t=", 1)[1].split("&", 1)[0]
+
+
+def _chance_header(result: dict) -> str:
+    if "win" in result:
+        return f"{'win':>8} {'draw':>7} "
+    return f"{'reach':>8} " if "reach" in result else ""
+
+
+def _chance(option: dict) -> str:
+    """The goal's columns of one option (percent), or '' without a goal."""
+    if "win" in option:
+        return f"{100 * option['win']:>7.2f}% {100 * option['draw']:>6.2f}% "
+    return f"{100 * option['reach']:>7.2f}% " if "reach" in option else ""
+
+
+def render_distribution(dist: dict) -> list[str]:
+    """The final-score distribution as text lines: summary, then one bar per final score."""
+    p = dist["p"]
+    kind = (
+        "exact"
+        if dist["exact"]
+        else (f"simulated, {dist['games']:,} games, standard error at most {100 * dist['standard_error']:.2f} points")
+    )
+    lines = [
+        f"Final score distribution under the advisor's play ({kind}): mean {dist['expected']:.4f}, "
+        f"upper bonus {100 * dist['bonus']:.2f} %"
+    ]
+    peak = max(p) or 1.0
+    for i, chance in enumerate(p):
+        if chance >= 5e-5:
+            lines.append(f"{dist['from'] + i:>5}  {100 * chance:6.2f} %  {'#' * round(40 * chance / peak)}")
+    return lines
 
 
 def _fmt_option(option: dict) -> str:
@@ -165,7 +228,7 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
     return status
 
 
-OPTIONS: Final = ("--json", "--tables", "-h", "--help")
+OPTIONS: Final = ("--json", "--distribution", "--tables", "-h", "--help")
 """The options of both commands; any other argument, even one that starts with ``-``, is a query."""
 
 
@@ -195,6 +258,56 @@ def _folder(text: str) -> Path:
     return Path(text)
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games, 2 or more")
+    return int(text)
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """``python -m yacht duel``: play and print the figures per variant."""
+    import time
+
+    from .duel import calibration, duel, win_rate
+    from .goal import EXACT_FREE
+    from .rules import VARIANTS
+
+    tables = _Tables(args.tables)
+    exact_free = EXACT_FREE if args.exact_free is None else args.exact_free
+    for variant_name in args.variant or ["official", "strict"]:
+        try:
+            table, spread = tables[variant_name], tables.spread(variant_name)
+        except TableError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        start = time.perf_counter()
+        rng = np.random.default_rng([args.seed, variant_name == "strict"])
+        result = duel(table.tilde, spread, VARIANTS[variant_name], args.games, rng, exact_free)
+        seconds = time.perf_counter() - start
+        print(f"{variant_name}: {args.games:,} games in {seconds:.0f} s (exact range: {exact_free} free categories)")
+        for label, chosen in (
+            ("both seats", slice(None)),
+            ("first seat", result.first),
+            ("second seat", ~result.first),
+        ):
+            games = result.result[chosen]
+            rate, half = win_rate(games)
+            draws = float((games == 0.5).mean())
+            print(
+                f"  {label:<12} win-aware wins {100 * rate:6.2f} % ± {100 * half:.2f} (95 %), "
+                f"draws {100 * draws:.2f} %, {len(games):,} games"
+            )
+        seats = [win_rate(result.result[result.first])[0], win_rate(result.result[~result.first])[0]]
+        print(f"  averaged over the seats: {100 * sum(seats) / 2:.2f} % (goal: at least 51.0 %)")
+        print(f"  calibration, {len(result.predicted):,} points (turn starts of the win-aware player):")
+        print(f"  {'predicted':>12} {'observed':>9} {'gap':>7} {'points':>8}")
+        for predicted, observed, count in calibration(result.predicted, result.observed):
+            if count:
+                gap = 100 * (observed - predicted)
+                print(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>8,}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m yacht", description="Exact Yacht advice.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -205,6 +318,11 @@ def main(argv: list[str] | None = None) -> int:
         "(s: sheet, d: dice, r: roll 0-3, v=strict); '-' reads one query per line from stdin.",
     )
     advise_parser.add_argument("queries", nargs="+", metavar="QUERY")
+    advise_parser.add_argument(
+        "--distribution",
+        action="store_true",
+        help='also the final-score distribution under the advisor\'s play (JSON: "distribution")',
+    )
     review_parser = commands.add_parser(
         "review",
         help="grade every decision of game records",
@@ -213,8 +331,25 @@ def main(argv: list[str] | None = None) -> int:
         "'-' reads one per line from stdin.",
     )
     review_parser.add_argument("queries", nargs="+", metavar="GAME")
-    for sub in (advise_parser, review_parser):
-        sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    duel_parser = commands.add_parser(
+        "duel",
+        help="simulate the win-aware player against the expected-score player",
+        description="Head-to-head games, seats alternated: the win rate (draws half) with its 95 %% interval, "
+        "per seat, and the calibration of the predicted chance of winning in ten bins.",
+    )
+    duel_parser.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
+    duel_parser.add_argument("--variant", choices=("official", "strict"), action="append", help="default: both")
+    duel_parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    duel_parser.add_argument(
+        "--exact-free",
+        type=int,
+        choices=range(1, 5),
+        default=None,
+        help="the win-aware player's exact range in free categories (default: the advisor's, 4)",
+    )
+    for sub in (advise_parser, review_parser, duel_parser):
+        if sub is not duel_parser:
+            sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
         sub.add_argument(
             "--tables",
             type=_folder,
@@ -228,7 +363,13 @@ def main(argv: list[str] | None = None) -> int:
             print("error: YACHT_TABLES is set but empty: name the folder of the tables, or unset it", file=sys.stderr)
             return 2
         args.tables = DEFAULT_TABLES if env is None else Path(env)
-    answer, render_text = (advise_query, render) if args.command == "advise" else (review_query, render_review)
+    if args.command == "duel":
+        return run_duel(args)
+    if args.command == "advise":
+        render_text = render
+        answer = partial(advise_query, with_distribution=args.distribution)
+    else:
+        answer, render_text = review_query, render_review
     try:
         return run_queries(args.queries, args.json, args.tables, answer, render_text)
     except KeyboardInterrupt:

@@ -10,6 +10,12 @@
        Absent: 0. ``d`` is required for r = 1–3; with r = 0 it may be given and
        is then only checked, not used.
 ``v``  ``strict`` for the strict rules; ``official`` or absent: the official.
+``o``  the opponent's sheet, twelve fields as ``s``: advice then plays to win
+       (see ``goal``). Players alternate, so at my turn the opponent has
+       filled as many categories as I have (I play first) or one more (I play
+       second); with my sheet full, 11 or 12. Any other pair is rejected.
+``t``  a score to reach, a whole number 0–999: advice then plays for
+       P(final ≥ t). Not together with ``o``.
 
 Parameters may come in any order, each at most once (a malformed part or an
 unknown name is reported under the field name ``query``); names and values
@@ -31,6 +37,9 @@ from .dice import N_DICE
 from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores
 
 PARAMETERS: Final = ("s", "d", "r", "v")
+GOAL_PARAMETERS: Final = ("o", "t")
+"""The goal of play, read by ``parse_query`` only (a game record has none)."""
+_TARGET_RE: Final = re.compile(r"[0-9]{1,3}")
 _SCORE_RE: Final = re.compile(r"[0-9]{1,3}")
 _DICE_RE: Final = re.compile(r"[1-6]{5}")
 
@@ -57,6 +66,8 @@ class Position:
     dice: tuple[int, ...] | None
     roll: int
     variant: Variant = DEFAULT_VARIANT
+    opponent: tuple[int | None, ...] | None = None
+    target: int | None = None
 
     @property
     def is_over(self) -> bool:
@@ -87,11 +98,11 @@ def split_query(query: str, known: tuple[str, ...] = PARAMETERS) -> dict[str, st
     return params
 
 
-def parse_sheet(text: str, variant: Variant) -> tuple[int | None, ...]:
-    """The ``s`` value: 12 entries, ``None`` where unfilled."""
+def parse_sheet(text: str, variant: Variant, field_name: str = "s") -> tuple[int | None, ...]:
+    """The ``s`` (or ``o``) value: 12 entries, ``None`` where unfilled."""
     fields = text.split(",")
     if len(fields) != N_CATEGORIES:
-        raise PositionError("s", f"expected {N_CATEGORIES} comma-separated fields, got {len(fields)}")
+        raise PositionError(field_name, f"expected {N_CATEGORIES} comma-separated fields, got {len(fields)}")
     sheet: list[int | None] = []
     for c, field in enumerate(fields):
         where = f"field {c + 1} ({NAMES_EN[c]})"
@@ -99,12 +110,12 @@ def parse_sheet(text: str, variant: Variant) -> tuple[int | None, ...]:
             sheet.append(None)
             continue
         if not _SCORE_RE.fullmatch(field):
-            raise PositionError("s", f"{where}: {field!r} is not a number")
+            raise PositionError(field_name, f"{where}: {field!r} is not a number")
         value = int(field)
         allowed = possible_scores(variant)[c]
         if value not in allowed:
             raise PositionError(
-                "s",
+                field_name,
                 f"{where}: {NAMES_EN[c]} cannot score {value} under {variant.name} rules "
                 f"(possible: {_ranges(allowed)})",
             )
@@ -128,7 +139,7 @@ def _ranges(values: tuple[int, ...]) -> str:
 
 def parse_query(query: str) -> Position:
     """Read a position from its query string (see the module docstring)."""
-    params = split_query(query.strip())
+    params = split_query(query.strip(), (*PARAMETERS, *GOAL_PARAMETERS))
     variant_name = params.get("v", DEFAULT_VARIANT.name)
     if variant_name not in VARIANTS:
         raise PositionError("v", f"unknown rule variant {variant_name!r} (known: {', '.join(VARIANTS)})")
@@ -151,7 +162,34 @@ def parse_query(query: str) -> Position:
         raise PositionError("d", f"missing: the dice are needed for r={roll}")
     if roll > 0 and all(v is not None for v in sheet):
         raise PositionError("r", f"the sheet is full (the game is over): there is no roll {roll} to advise on")
-    return Position(sheet=sheet, dice=dice, roll=roll, variant=variant)
+    opponent, target = _parse_goal(params, variant, sheet)
+    return Position(sheet=sheet, dice=dice, roll=roll, variant=variant, opponent=opponent, target=target)
+
+
+def _parse_goal(
+    params: dict[str, str], variant: Variant, sheet: tuple[int | None, ...]
+) -> tuple[tuple[int | None, ...] | None, int | None]:
+    """The ``o`` and ``t`` values (each ``None`` when absent), checked against ``sheet``."""
+    if "o" in params and "t" in params:
+        raise PositionError("t", "give either o= (the opponent's sheet) or t= (a score to reach), not both")
+    target = None
+    if "t" in params:
+        if not _TARGET_RE.fullmatch(params["t"]):
+            raise PositionError("t", f"{params['t']!r} is not a score to reach (a whole number 0–999)")
+        target = int(params["t"])
+    opponent = None
+    if "o" in params:
+        opponent = parse_sheet(params["o"], variant, "o")
+        mine = sum(v is not None for v in sheet)
+        theirs = sum(v is not None for v in opponent)
+        allowed = (11, 12) if mine == N_CATEGORIES else (mine, mine + 1)
+        if theirs not in allowed:
+            raise PositionError(
+                "o",
+                f"the opponent has filled {theirs} categories and you {mine}: players take turns, so at your "
+                f"turn the opponent has filled {allowed[0]} (you play first) or {allowed[1]} (you play second)",
+            )
+    return opponent, target
 
 
 def format_query(position: Position) -> str:
@@ -162,4 +200,8 @@ def format_query(position: Position) -> str:
     parts.append(f"r={position.roll}")
     if position.variant != DEFAULT_VARIANT:
         parts.append(f"v={position.variant.name}")
+    if position.opponent is not None:
+        parts.append("o=" + ",".join("" if v is None else str(v) for v in position.opponent))
+    if position.target is not None:
+        parts.append(f"t={position.target}")
     return "&".join(parts)

@@ -12,11 +12,12 @@ states (arrays of shape ``(rows, B)``, rows = rolls or keeps):
 
 with Ẽ'3(c, τ) = gain + Ẽ(mask | c, ν'), gain the points scored plus 35 when
 they lift the upper total to 63 or more. Levels run from 11 filled categories
-down to 0; the states of one level are solved in chunks of ``CHUNK`` states,
-by two forked processes sharing the table.
+down to 0; the states of one level are solved in chunks of ``CHUNK`` states
+(``solve_chunk``). This module is the per-batch mathematics only: the
+orchestration of a whole solve (levels, worker processes, shared memory) is
+``build_table.solve``.
 """
 
-from collections.abc import Callable
 from functools import cache
 from typing import Final
 
@@ -33,10 +34,9 @@ from .dice import (
     best_subkeep,
     reroll_expectation,
 )
-from .rules import Variant, score_table
 from .states import N_MASKS, N_NU, REACHABLE, states_with_filled
 
-# This process's solve: the shared table, the variant's scores and work buffers.
+# This process's work buffers (see ``solve_states``).
 _SHARED: dict = {}
 
 CHUNK: Final = 256
@@ -185,60 +185,19 @@ def solve_states(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: 
     return weighted.sum(axis=0)
 
 
-def _solve_level_chunk(task: tuple[int, int]) -> None:
-    """Worker: solve one chunk of a level into the shared table."""
-    n_filled, start = task
-    tilde, scores = _SHARED["tilde"], _SHARED["scores"]
+def solve_chunk(tilde: np.ndarray, scores: np.ndarray, n_filled: int, start: int) -> None:
+    """Solve states ``start : start + CHUNK`` of the level with ``n_filled`` categories
+    filled (``states_with_filled`` order) into ``tilde`` (4096, 64), in place.
+
+    Their successors (one more category filled) must already be in ``tilde``.
+    """
     masks, nus = states_with_filled(n_filled)
     masks, nus = masks[start : start + CHUNK], nus[start : start + CHUNK]
     tilde[masks, nus] = solve_states(tilde, scores, masks, nus)
 
 
-def _can_fork() -> bool:
-    """Forking is safe: the platform has it and this process runs no other thread."""
-    import multiprocessing  # here, not at the top: the browser imports this module too
-    import threading
-
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-
-
-def solve(
-    variant: Variant,
-    *,
-    workers: int = 2,
-    progress: Callable[[int, int], None] | None = None,
-) -> np.ndarray:
-    """Ẽ for every reachable state: (4096, 64) float64, NaN where unreachable.
-
-    With ``workers`` > 1 (and where forking is safe) the chunks of each level
-    are solved by that many forked processes writing into one shared-memory
-    table; otherwise in this process. The result is the same either way.
-    ``progress(n_filled, n_states)`` is called after each level, if given.
-    """
-    import mmap
-    import multiprocessing
-    from contextlib import nullcontext
-
-    scores = score_table(variant)
-    parallel = workers > 1 and _can_fork()
-    buffer = mmap.mmap(-1, N_MASKS * N_NU * 8) if parallel else bytearray(N_MASKS * N_NU * 8)
-    tilde = np.frombuffer(buffer, dtype=np.float64).reshape(N_MASKS, N_NU)
-    tilde[:] = np.nan
+def empty_table() -> np.ndarray:
+    """A (4096, 64) float64 table to solve into: NaN, except 0 at the full sheet."""
+    tilde = np.full((N_MASKS, N_NU), np.nan)
     tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
-    _SHARED.update(tilde=tilde, scores=scores)
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
-            for n_filled in range(N_CATEGORIES - 1, -1, -1):
-                n_states = len(states_with_filled(n_filled)[0])
-                tasks = [(n_filled, start) for start in range(0, n_states, CHUNK)]
-                if pool is None:
-                    for task in tasks:
-                        _solve_level_chunk(task)
-                else:
-                    pool.map(_solve_level_chunk, tasks, chunksize=max(1, len(tasks) // (4 * workers)))
-                if progress:
-                    progress(n_filled, n_states)
-        return tilde.copy()
-    finally:
-        _SHARED.pop("tilde")
-        _SHARED.pop("scores")
+    return tilde

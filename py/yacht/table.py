@@ -42,6 +42,12 @@ that) before using any value, and SHOULD check each decoded value against the
 most its state could still score.
 
 Writing is deterministic: the same Ẽ gives the same bytes.
+
+Spread files, ``yacht-<variant>.spread.table`` (``spread_file_name``): the
+same format, layout and encoding holding the standard deviation of the future
+points of each state under the advisor's play (``spread``), with one more
+header key, ``quantity`` = ``"sd"`` (a Ẽ file has no ``quantity``; each reader
+rejects the other's files). ``encode_spread`` / ``decode_spread``.
 """
 
 import hashlib
@@ -133,8 +139,23 @@ def file_name(variant: str) -> str:
     return f"yacht-{variant}.table"
 
 
-def encode(variant: str, tilde: np.ndarray) -> bytes:
-    """The table file for ``tilde`` (shape (4096, 64); only reachable entries are read)."""
+def spread_file_name(variant: str) -> str:
+    return f"yacht-{variant}.spread.table"
+
+
+def encode_spread(variant: str, sd: np.ndarray) -> bytes:
+    """The spread file for ``sd`` (shape (4096, 64), see the module docstring)."""
+    return encode(variant, sd, quantity="sd")
+
+
+def decode_spread(data: bytes, *, source: str = "spread table", variant: str | None = None) -> np.ndarray:
+    """Read and verify a spread file (checked as ``decode`` checks a table): (4096, 64) sd."""
+    return decode(data, source=source, variant=variant, quantity="sd").tilde
+
+
+def encode(variant: str, tilde: np.ndarray, quantity: str | None = None) -> bytes:
+    """The table file for ``tilde`` (shape (4096, 64); only reachable entries are read).
+    ``quantity``: ``None`` for Ẽ, else the header's ``quantity`` (a spread file)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     parts = []
@@ -152,12 +173,14 @@ def encode(variant: str, tilde: np.ndarray) -> bytes:
         "scale": SCALE,
         "variant": variant,
     }
+    if quantity is not None:
+        header["quantity"] = quantity
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
     body = MAGIC + bytes(VERSION) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
     return body + hashlib.sha256(body).digest()
 
 
-def decode(data: bytes, *, source: str = "table", variant: str | None = None) -> Table:
+def decode(data: bytes, *, source: str = "table", variant: str | None = None, quantity: str | None = None) -> Table:
     """Read and verify a table file; with ``variant``, it must hold that variant's table.
 
     Everything in the file is treated as untrusted input: the checksum, every header
@@ -182,7 +205,7 @@ def decode(data: bytes, *, source: str = "table", variant: str | None = None) ->
         raise TableError(f"{source}: header length {header_len} is over the limit of {MAX_HEADER_SIZE} bytes")
     if len(body) < fixed + header_len:
         raise TableError(f"{source}: header length {header_len} runs past the end of the file")
-    header_variant, scale = _read_header(data[fixed : fixed + header_len], source)
+    header_variant, scale = _read_header(data[fixed : fixed + header_len], source, quantity)
     if variant is not None and header_variant != variant:
         raise TableError(f"{source}: holds the {header_variant} table, expected {variant}")
     deltas = _inflate(body[fixed + header_len :], source)
@@ -204,7 +227,7 @@ def decode(data: bytes, *, source: str = "table", variant: str | None = None) ->
     return Table(variant=header_variant, tilde=tilde)
 
 
-def _read_header(raw: bytes, source: str) -> tuple[str, int]:
+def _read_header(raw: bytes, source: str, quantity: str | None = None) -> tuple[str, int]:
     """The header's (variant, scale), after checking every field's type and value."""
     try:
         header = json.loads(raw.decode())
@@ -220,6 +243,9 @@ def _read_header(raw: bytes, source: str) -> tuple[str, int]:
     for key, value in expected.items():
         if header[key] != value:
             raise TableError(f"{source}: header {key} is {_shown(header[key])}, expected {value!r}")
+    if header.get("quantity") != quantity:
+        found, wanted = (_shown(q) if q else "Ẽ" for q in (header.get("quantity"), quantity))
+        raise TableError(f"{source}: holds the quantity {found}, expected {wanted}")
     if header["variant"] not in VARIANTS:
         raise TableError(f"{source}: unknown variant {_shown(header['variant'])} (known: {', '.join(VARIANTS)})")
     if not 1 <= header["scale"] <= MAX_SCALE:

@@ -1,0 +1,90 @@
+"""The whole solve: every level of ``yacht.solver``'s backward induction, its
+chunks spread over forked worker processes that write into one shared-memory
+table. The mathematics of one chunk is ``yacht.solver.solve_chunk``; this
+module only orchestrates (processes, memory, progress).
+"""
+
+import mmap
+import multiprocessing
+import threading
+from collections.abc import Callable
+from contextlib import nullcontext
+
+import numpy as np
+from yacht.categories import N_CATEGORIES
+from yacht.rules import Variant, score_table
+from yacht.solver import CHUNK, empty_table, solve_chunk
+from yacht.spread import empty_moments, moments_chunk, standard_deviation
+from yacht.states import states_with_filled
+
+# The solve under way in this process (inherited by forked workers): the chunk function.
+_SOLVE: dict = {}
+
+
+def _solve_task(task: tuple[int, int]) -> None:
+    """Worker: solve one chunk ``(n_filled, start)`` of a level into the shared table."""
+    _SOLVE["chunk"](*task)
+
+
+def _shared(initial: np.ndarray, parallel: bool) -> np.ndarray:
+    """A copy of ``initial`` in shared memory (forked workers write into it) or in this process."""
+    buffer = mmap.mmap(-1, initial.nbytes) if parallel else bytearray(initial.nbytes)
+    table = np.frombuffer(buffer, dtype=np.float64).reshape(initial.shape)
+    table[:] = initial
+    return table
+
+
+def run_levels(
+    chunk: Callable[[int, int], None], workers: int, progress: Callable[[int, int], None] | None = None
+) -> None:
+    """Call ``chunk(n_filled, start)`` for every chunk of every level, 11 filled down to 0,
+    a level's chunks spread over ``workers`` forked processes (or in this process)."""
+    parallel = workers > 1 and can_fork()
+    _SOLVE["chunk"] = chunk
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
+            for n_filled in range(N_CATEGORIES - 1, -1, -1):
+                n_states = len(states_with_filled(n_filled)[0])
+                tasks = [(n_filled, start) for start in range(0, n_states, CHUNK)]
+                if pool is None:
+                    for task in tasks:
+                        _solve_task(task)
+                else:
+                    pool.map(_solve_task, tasks, chunksize=max(1, len(tasks) // (4 * workers)))
+                if progress:
+                    progress(n_filled, n_states)
+    finally:
+        _SOLVE.clear()
+
+
+def can_fork() -> bool:
+    """Forking is safe: the platform has it and this process runs no other thread."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def solve(
+    variant: Variant,
+    *,
+    workers: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Ẽ for every reachable state: (4096, 64) float64, NaN where unreachable.
+
+    With ``workers`` > 1 (and where forking is safe) the chunks of each level
+    are solved by that many forked processes writing into one shared-memory
+    table; otherwise in this process. The result is the same either way.
+    ``progress(n_filled, n_states)`` is called after each level, if given.
+    """
+    scores = score_table(variant)
+    tilde = _shared(empty_table(), workers > 1 and can_fork())
+    run_levels(lambda n_filled, start: solve_chunk(tilde, scores, n_filled, start), workers, progress)
+    return tilde.copy()
+
+
+def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
+    """(4096, 64) the standard deviation of the future points of every state under the
+    advisor's play on ``tilde`` (``yacht.spread``); NaN where unreachable."""
+    scores = score_table(variant)
+    moments = _shared(empty_moments(), workers > 1 and can_fork())
+    run_levels(lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers)
+    return np.where(np.isnan(tilde), np.nan, standard_deviation(moments))

@@ -1,0 +1,211 @@
+"""Advice with a goal: the chance of winning against an opponent's sheet
+(``o=``), or of reaching a score (``t=``), for the position and every option,
+and the final-score distribution under the advisor's play.
+
+``goal_advice(position, tilde, advice)`` adds to the advisor's JSON
+(``Advice.to_json()``):
+
+with o=  ``"win"`` = P(my final > theirs) and ``"draw"`` = P(equal), on the
+         answer and on every option; options ranked by win + draw/2.
+with t=  ``"reach"`` = P(my final ≥ t), on the answer and every option;
+         options ranked by it.
+
+Ties of the chance (equal to 12 decimals, below float noise): the better expected final score first, then the
+advisor's order. ``"expected"`` and ``"loss"`` keep their meaning (the
+expected final score under optimal-expected play after the option, and its
+loss against the best of them). Keeping all five dice names the category
+best for the goal. The answer's values are the best option's (roll 1–3) or
+the position's own (roll 0). ``"exact"``: true when every value is exact
+(``winning.EXACT_FREE`` free categories of mine at most, and for o= the
+opponent's distribution exact: ``outcome.EXACT_FREE`` at most); otherwise
+``"method"`` names the approximation (see ``spread``).
+
+``distribution(position, tilde)``: the final-score distribution from the
+position under the advisor's play (its best option), exact up to
+``outcome.EXACT_FREE`` free categories, else simulated (labelled, with its
+standard error).
+"""
+
+from collections.abc import Callable
+from typing import Final
+
+import numpy as np
+
+from .advisor import advise, sheet_state
+from .dice import roll_index
+from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
+from .outcome import Distribution, Turn, max_future, option_vector, solve_outcome
+from .position import Position
+from .rules import Variant
+from .simulate import expected_play
+from .winning import (
+    EXACT_FREE,
+    approximate_goal,
+    normal_points,
+    option_values,
+    reach_payoff,
+    solve_goal,
+    win_payoff,
+)
+
+
+class GoalUnavailable(ValueError):
+    """The goal's values cannot be computed for this position (outside the exact
+    range, with no approximation available). ``field``: the parameter concerned."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+
+
+def _free(sheet: tuple[int | None, ...]) -> int:
+    return sum(v is None for v in sheet)
+
+
+OPPONENT_EXACT_FREE: Final = 4
+"""The most free categories of the opponent's for which their distribution is exact here (time)."""
+APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
+"""``"method"`` of an answer whose chance is approximate (mine or the opponent's)."""
+
+
+def opponent_law(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    sigma: int,
+    exact_free: int = OPPONENT_EXACT_FREE,
+) -> tuple[Distribution, bool]:
+    """The opponent's final-score distribution under optimal-expected play from their state
+    (roll 0), and whether it is exact: up to ``exact_free`` free categories; beyond, a normal
+    law of their future points (mean Ẽ, sd from the spread table) on whole points."""
+    if 12 - bin(mask).count("1") <= exact_free:
+        outcome = solve_outcome(tilde, variant, mask, nu, sigma)
+        return outcome.final(outcome.root.start[0]), True
+    sd = _spread_table(spread, "o")
+    points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(variant, mask, nu))
+    return Distribution(sigma, points, float("nan")), False
+
+
+def goal_turn(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    sigma: int,
+    payoff: np.ndarray,
+    weights: np.ndarray,
+    exact_free: int = EXACT_FREE,
+) -> tuple[Turn, dict[int, np.ndarray], bool]:
+    """The goal's root turn of my state (``winning.solve_goal`` up to ``exact_free`` free
+    categories, else ``winning.approximate_goal``) and whether it is exact."""
+    if 12 - bin(mask).count("1") <= exact_free:
+        return (*solve_goal(tilde, variant, mask, nu, sigma, payoff, weights), True)
+    sd = _spread_table(spread, "o" if weights.size == 2 else "t")
+    return (*approximate_goal(tilde, sd, variant, mask, nu, sigma, payoff, weights), False)
+
+
+def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
+    if spread is None:
+        raise GoalUnavailable(field, "outside the exact range the chance needs the spread table, and none is loaded")
+    return spread()
+
+
+def goal_advice(
+    position: Position, tilde: np.ndarray, advice: dict, spread: Callable[[], np.ndarray] | None = None
+) -> dict:
+    """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
+    the options re-ranked (see the module docstring). ``spread``: loads the sd table
+    (``table.decode_spread``), called only outside the exact range. Returns a new dict."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    size = sigma + max_future(position.variant, mask, nu) + 1
+    exact = True
+    if position.opponent is not None:
+        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
+        payoff, weights = win_payoff(opponent, size)
+        names = ("win", "draw")
+    else:
+        assert position.target is not None
+        payoff, weights = reach_payoff(position.target, size)
+        names = ("reach",)
+    root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
+    exact = exact and mine_exact
+    result = dict(advice)
+    result["exact"] = exact
+    if not exact:
+        result["method"] = APPROXIMATION
+    values = option_values(root, after, weights, position.roll if not position.is_over else 0, position.dice)
+    if position.roll == 0 or position.is_over:
+        result.update(_channels(names, values[0][2]))
+        return result
+    by_option = {("keep", keep) if keep is not None else ("category", c): (c, v) for keep, c, v in values}
+    scored_now = _category_options(position, tilde)
+    options = []
+    for option in advice["options"]:
+        if "keep" in option:
+            keep = tuple(option["keep"])
+            category, channels = by_option[("keep", keep)]
+            if len(keep) == 5:  # stopping: the category best for the goal
+                loss = advice["expected"] - scored_now[category]["expected"]
+                option = {**scored_now[category], "keep": list(keep), "loss": loss}
+        else:
+            _, channels = by_option[("category", option["category"])]
+        options.append({**option, **_channels(names, channels)})
+    order = sorted(
+        range(len(options)), key=lambda i: (-round(_objective(options[i], names), 12), -options[i]["expected"], i)
+    )
+    result["options"] = [options[i] for i in order]
+    result.update({name: result["options"][0][name] for name in names})
+    return result
+
+
+def _objective(option: dict, names: tuple[str, ...]) -> float:
+    return option["win"] + option["draw"] / 2 if names == ("win", "draw") else option["reach"]
+
+
+def _channels(names: tuple[str, ...], values: np.ndarray) -> dict:
+    return {name: min(1.0, max(0.0, float(v))) for name, v in zip(names, values, strict=True)}
+
+
+def _category_options(position: Position, tilde: np.ndarray) -> dict[int, dict]:
+    """Per free category: the advisor's roll-3 option for these dice (expected, category, points)."""
+    advice = advise(Position(position.sheet, position.dice, 3, position.variant), tilde)
+    return {o.category: {"expected": o.expected, "category": o.category, "points": o.points} for o in advice.options}
+
+
+SIMULATED_GAMES: Final = 10_000
+"""Games simulated for a distribution outside the exact range."""
+
+
+def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | None = None) -> dict:
+    """The final-score distribution from the position under the advisor's play (its best
+    option): ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``).
+    Exact up to ``outcome.EXACT_FREE`` free categories; beyond, ``SIMULATED_GAMES``
+    simulated games (``rng``, default seeded by the query's sheet), with ``"games"`` and
+    ``"standard_error"``: the largest standard error of one ``p`` entry."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    rolled = position.roll > 0 and position.dice is not None and not position.is_over
+    if _free(position.sheet) > EXACT_DISTRIBUTION_FREE:
+        rng = rng or np.random.default_rng(mask * 64 + nu)
+        start = (position.roll, roll_index(position.dice)) if rolled else None
+        points, bonus = expected_play(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
+        chances = np.bincount(points) / SIMULATED_GAMES
+        final = Distribution(sigma, chances, float(bonus.mean()))
+        error = float(np.sqrt(chances * (1 - chances) / SIMULATED_GAMES).max())
+        return {
+            **final.to_json(),
+            "expected": final.expected,
+            "exact": False,
+            "games": SIMULATED_GAMES,
+            "standard_error": error,
+        }
+    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+    if not rolled:
+        vector = outcome.root.start[0]
+    else:
+        best = advise(position, tilde).options[0]
+        vector = option_vector(outcome, position.roll, position.dice, best.keep, best.category)
+    final = outcome.final(vector)
+    return {**final.to_json(), "expected": final.expected, "exact": True}

@@ -1,0 +1,92 @@
+"""Slow, independent references for the exactness tests: plain recursion over
+real sheets (values, not (mask, ν)), every throw of the dice enumerated one by
+one, no shared operators. Scores come from ``rules.scores_of`` on one roll."""
+
+from collections import Counter
+from functools import cache
+from itertools import product
+
+import numpy as np
+from yacht.categories import BONUS_POINTS, BONUS_THRESHOLD, N_UPPER
+from yacht.rules import scores_of
+
+
+@cache
+def throws(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Every multiset of ``n`` thrown dice with its probability, by enumerating the 6^n throws."""
+    counts = Counter(tuple(sorted(t)) for t in product(range(1, 7), repeat=n))
+    return tuple((dice, c / 6**n) for dice, c in counts.items())
+
+
+def final_score(sheet: tuple[int | None, ...]) -> int:
+    upper = sum(sheet[:N_UPPER])
+    return sum(sheet) + (BONUS_POINTS if upper >= BONUS_THRESHOLD else 0)
+
+
+@cache
+def _points(dice: tuple[int, ...], category: int, yacht_is_full_house: bool) -> int:
+    from yacht.rules import Variant
+
+    counts = np.bincount(dice, minlength=7)[1:]
+    return int(scores_of(counts, Variant("x", yacht_is_full_house))[0, category])
+
+
+def score(sheet: tuple[int | None, ...], dice: tuple[int, ...], category: int, variant) -> tuple[int | None, ...]:
+    new = list(sheet)
+    new[category] = _points(tuple(sorted(dice)), category, variant.yacht_is_full_house)
+    return tuple(new)
+
+
+def sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every distinct sub-multiset of the dice (ascending tuples)."""
+    return sorted(
+        {tuple(sorted(d for d, keep in zip(dice, bits, strict=True) if keep)) for bits in product((0, 1), repeat=5)}
+    )
+
+
+def expected_play_distribution(sheet, variant, tilde, roll=0, dice=None) -> dict[int, float]:
+    """P(final score) following the advisor's first-ranked option at every decision."""
+    from yacht.advisor import advise
+    from yacht.position import Position
+
+    @cache
+    def at_turn(sheet, roll, dice) -> dict[int, float]:
+        if roll == 0:
+            if all(v is not None for v in sheet):
+                return {final_score(sheet): 1.0}
+            return mix((at_turn(sheet, 1, d), p) for d, p in throws(5))
+        best = advise(Position(sheet, dice, roll, variant), tilde).options[0]
+        if best.keep is None or len(best.keep) == 5:
+            return at_turn(score(sheet, dice, best.category, variant), 0, None)
+        return mix((at_turn(sheet, roll + 1, tuple(sorted(best.keep + t))), p) for t, p in throws(5 - len(best.keep)))
+
+    return at_turn(tuple(sheet), roll, None if dice is None else tuple(sorted(dice)))
+
+
+def mix(parts) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for dist, p in parts:
+        for k, v in dist.items():
+            out[k] = out.get(k, 0.0) + p * v
+    return out
+
+
+def goal_value(sheet, variant, payoff, roll=0, dice=None) -> float:
+    """max over every decision of E[payoff(final score)]: every keep and category tried."""
+    free = [c for c, v in enumerate(sheet) if v is None]
+
+    @cache
+    def at_turn(sheet, roll, dice) -> float:
+        if roll == 0:
+            if all(v is not None for v in sheet):
+                return payoff(final_score(sheet))
+            return sum(p * at_turn(sheet, 1, d) for d, p in throws(5))
+        best = max(at_turn(score(sheet, dice, c, variant), 0, None) for c in free if sheet[c] is None)
+        if roll < 3:
+            for keep in sub_multisets(dice):
+                if len(keep) < 5:
+                    value = sum(p * at_turn(sheet, roll + 1, tuple(sorted(keep + t))) for t, p in throws(5 - len(keep)))
+                    best = max(best, value)
+        return best
+
+    return at_turn(tuple(sheet), roll, None if dice is None else tuple(sorted(dice)))

@@ -1,0 +1,108 @@
+"""The final-score distribution under the advisor's play: exact against a slow
+brute force, consistent with Ẽ, and the advisor's choices as arrays."""
+
+import numpy as np
+import pytest
+from bruteforce import expected_play_distribution
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import positions, sheets
+from yacht.advisor import advise, sheet_state
+from yacht.dice import KEEP_DICE, ROLL_DICE, ROLL_OFFSET
+from yacht.outcome import canonical_nu, option_vector, reachable_levels, solve_outcome
+from yacht.policy import expected_policy
+from yacht.position import Position
+from yacht.rules import OFFICIAL, STRICT, VARIANTS, score_table
+
+# Small positions for the brute force: (variant, sheet, roll, dice).
+BRUTE_CASES = [
+    (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, 15, 30, None), 0, None),  # Yacht left
+    (OFFICIAL, (3, 6, 9, 12, 15, None, 20, 0, 0, 15, 30, 0), 0, None),  # Sixes left, bonus at 18
+    (STRICT, (3, 6, 9, 12, 15, None, 20, 0, 0, 15, 30, 0), 2, (6, 6, 6, 1, 2)),
+    (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, None, 30, None), 1, (1, 2, 3, 4, 6)),  # S.Straight, Yacht
+    (STRICT, (4, 8, 12, 16, 20, 24, 22, None, 25, 15, 30, None), 0, None),  # Four Dice, Yacht, bonus in
+]
+
+
+@pytest.mark.parametrize(("variant", "sheet", "roll", "dice"), BRUTE_CASES)
+def test_distribution_equals_brute_force_within_1e_9(solved, variant, sheet, roll, dice):
+    tilde = solved[variant.name]
+    reference = expected_play_distribution(sheet, variant, tilde, roll, dice)
+    mask, nu, sigma = sheet_state(sheet)
+    outcome = solve_outcome(tilde, variant, mask, nu, sigma)
+    if roll == 0:
+        vector = option_vector(outcome, 0, None, None, None)
+    else:
+        best = advise(Position(sheet, dice, roll, variant), tilde).options[0]
+        vector = option_vector(outcome, roll, dice, best.keep, best.category)
+    dist = outcome.final(vector)
+    for final in range(sigma, sigma + len(dist.points)):
+        assert abs(dist.points[final - sigma] - reference.get(final, 0.0)) <= 1e-9, final
+    assert set(reference) <= set(range(sigma, sigma + len(dist.points)))
+
+
+@settings(max_examples=25)
+@given(st.sampled_from(list(VARIANTS.values())).flatmap(lambda v: st.tuples(st.just(v), sheets(v, 8, 11))))
+def test_distribution_sums_to_one_and_its_mean_is_the_expected_final_score(solved, case):
+    variant, sheet = case
+    tilde = solved[variant.name]
+    mask, nu, sigma = sheet_state(sheet)
+    outcome = solve_outcome(tilde, variant, mask, nu, sigma)
+    dist = outcome.final(outcome.root.start[0])
+    assert abs(dist.points.sum() - 1) <= 1e-12
+    assert abs(dist.expected - (sigma + tilde[mask, nu])) <= 1e-9
+    assert 0 <= dist.bonus <= 1 + 1e-12
+    if nu == 63:
+        assert abs(dist.bonus - 1) <= 1e-12
+
+
+@settings(max_examples=60)
+@given(positions(rolls=(1, 2, 3)))
+def test_policy_arrays_make_the_advisors_first_choice(solved, position):
+    tilde = solved[position.variant.name]
+    mask, nu, _ = sheet_state(position.sheet)
+    policy = expected_policy(tilde, score_table(position.variant), np.array([mask]), np.array([nu]))
+    roll = ROLL_DICE.index(tuple(sorted(position.dice)))
+    best = advise(position, tilde).options[0]
+    if position.roll == 3:
+        assert policy.category[roll, 0] == best.category
+    else:
+        keep = (policy.keep1 if position.roll == 1 else policy.keep2)[roll, 0]
+        assert KEEP_DICE[keep] == best.keep
+        if keep >= ROLL_OFFSET:
+            assert policy.category[roll, 0] == best.category
+
+
+def test_hopeless_bonus_states_share_their_values(solved):
+    """canonical_nu may merge states only where Ẽ is the same."""
+    for tilde in solved.values():
+        for mask in range(0, 4096, 7):
+            nus = np.flatnonzero(~np.isnan(tilde[mask]))
+            merged = canonical_nu(np.full(len(nus), mask), nus)
+            assert np.array_equal(tilde[mask, nus], tilde[mask, merged])
+
+
+def test_reachable_levels_hold_every_state_a_game_can_reach():
+    levels = reachable_levels(0b111111111000, 0)
+    assert [len(m) for m, _ in levels] == [1, 3, 3, 1]
+    filled = 0b111111011110
+    levels = reachable_levels(filled, 40)  # Aces and Sixes free, upper total 40
+    assert len(levels) == 3
+    aces, sixes = filled | 1, filled | 32
+    after_one = {(int(m), int(n)) for m, n in zip(*levels[1], strict=True)}
+    # Aces scored: 40–45 (Sixes can still lift them to 63); Sixes scored: 40 + 6n, of which
+    # 40, 46, 52 are merged into 0 (Aces' 5 at most cannot reach 63), 58 stays, 64 is capped at 63.
+    assert after_one == {(aces, n) for n in range(40, 46)} | {(sixes, n) for n in (0, 58, 63)}
+    assert {int(n) for n in levels[2][1]} == {0, 63}
+
+
+def test_every_option_of_a_roll_has_a_distribution_whose_mean_is_its_expected_value(solved):
+    sheet = (3, 6, None, 12, 15, 18, 20, 0, None, 15, 30, 0)
+    for roll in (1, 2, 3):
+        position = Position(sheet, (3, 3, 5, 5, 5), roll, OFFICIAL)
+        advice = advise(position, solved["official"])
+        mask, nu, sigma = sheet_state(sheet)
+        outcome = solve_outcome(solved["official"], OFFICIAL, mask, nu, sigma)
+        for option in advice.options:
+            dist = outcome.final(option_vector(outcome, roll, position.dice, option.keep, option.category))
+            assert abs(dist.expected - option.expected) <= 1e-9
