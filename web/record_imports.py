@@ -62,6 +62,12 @@ QUERIES: Final = (
     # strict rules
     "s=,,,,,,,,,,,&d=22255&r=1&v=strict",
     "s=,,,,,,,,,,,&d=66666&r=3&v=strict",
+    # playing to win (o=, the opponent's sheet) and to reach a score (t=), early and late
+    "s=,,,,,,,,,,,&d=14466&r=1&o=,,,,,,,,,,,",
+    "s=1,2,3,4,5,6,7,8,9,15,30,&d=66666&r=3&o=1,2,3,4,5,6,7,8,9,15,30,",
+    "s=1,2,3,4,5,6,7,8,,15,30,&d=12345&r=1&t=150",
+    "d=14466&r=1&t=200",
+    "d=14466&r=1&t=1000",
     # bad input: every field
     "x=1",
     "d=1234&r=1",
