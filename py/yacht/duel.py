@@ -15,6 +15,8 @@ Calibration points: at the start of each of the win-aware player's turns, its
 predicted win + draw/2 and the game's result (1 win, ½ draw, 0 loss).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from dataclasses import dataclass
 

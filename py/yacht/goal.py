@@ -26,6 +26,8 @@ position under the advisor's play (its best option), exact up to
 standard error).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from typing import Final
 

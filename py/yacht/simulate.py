@@ -8,6 +8,8 @@ and the points gained (bonus included); ``expected_play`` plays whole games
 under the advisor's play (the distribution where it is not computed exactly).
 """
 
+from __future__ import annotations
+
 from typing import Final
 
 import numpy as np
