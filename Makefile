@@ -10,6 +10,8 @@ CORE := $(wildcard py/yacht/*.py) build_table/__main__.py
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 
+NODE_BIN := node_modules/.bin
+
 .PHONY: serve test bench tables site advise lint chromium clean
 
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
@@ -18,10 +20,15 @@ serve: site
 	$(PY) web/serve.py $(PORT)
 
 # Every test: lint, the core and CLI tests, the browser tests.
-test: site chromium
+test: site chromium lint
+	$(PY) -m pytest
+
+# Lint and format checks: ruff for Python; ESLint and Prettier (pinned in package.json) for JavaScript.
+lint: $(VENV)/.installed node_modules/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest
+	$(NODE_BIN)/eslint --max-warnings 0 .
+	$(NODE_BIN)/prettier --check .
 
 bench: site chromium
 	$(PY) bench/bench_core.py
@@ -33,8 +40,13 @@ advise: $(TABLES)
 
 tables: $(TABLES)
 
-site: $(TABLES) $(VENV)/.installed
+site: $(TABLES) $(VENV)/.installed node_modules/.installed
 	$(PY) web/build_site.py
+
+# The npm packages pinned in package-lock.json: Pyodide (copied into the site), ESLint, Prettier.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 $(TABLES) &: $(CORE) $(VENV)/.installed
 	$(PY) -m build_table

@@ -112,7 +112,7 @@ const tables = new Map();
 function loadTable(variant) {
   if (!tables.has(variant)) {
     const bytes = build.then((b) => {
-      if (!(variant in b.tables)) throw new LoadError("table", `build.json lists no table for ${variant}`);
+      if (!Object.hasOwn(b.tables, variant)) throw new LoadError("table", `build.json lists no table for ${variant}`);
       return fetchBytes(here(b.tables[variant].url), "table");
     });
     bytes.catch(() => {});
@@ -170,7 +170,7 @@ function callPython(py, call) {
 async function answer(name, query) {
   const py = await advisor;
   const variant = callPython(py, () => py.api.variant_of(query));
-  if (variant in (await build).tables) await loadTable(variant); // else the call says what is wrong
+  if (Object.hasOwn((await build).tables, variant)) await loadTable(variant); // else the call says what is wrong
   return callPython(py, () => {
     const result = py.api[name](query, py.tables);
     try {
@@ -190,7 +190,7 @@ const actions = {
     const b = await build.catch((error) => {
       throw new LoadError("package", error.message);
     });
-    const first = variant in b.tables ? variant : b.default_variant;
+    const first = Object.hasOwn(b.tables, variant ?? "") ? variant : b.default_variant;
     loadTable(first); // fetched now, in parallel with the runtime
     const py = await advisor;
     await loadTable(first);

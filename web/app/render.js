@@ -1,0 +1,19 @@
+// Rendering the whole page from the store (each view renders its own part).
+
+import { renderAppNote } from "./offline.js";
+import { renderAdvice } from "./view-advice.js";
+import { fillSheetChoices, renderInput, renderLoading, renderStatic } from "./view-input.js";
+
+export function render() {
+  renderStatic();
+  renderInput();
+  renderLoading();
+  renderAdvice();
+  renderAppNote();
+}
+
+/** Everything, after the input was replaced wholesale (a link, Back, a new game). */
+export function renderAll() {
+  fillSheetChoices();
+  render();
+}
