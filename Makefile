@@ -58,7 +58,8 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # A headless Chromium for Playwright: Debian's package (Playwright's own
-# download cannot reach its host from our machines).
+# download cannot reach its host from our machines), and a Japanese font
+# (Debian's fonts-noto-cjk) so the Japanese page's screenshots are readable.
 chromium:
 	@if command -v chromium >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -66,6 +67,14 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else \
 		echo "No chromium found: install Debian's 'chromium' package or run '$(PY) -m playwright install chromium'"; \
+	fi
+	@if ! command -v dpkg >/dev/null 2>&1 || dpkg -s fonts-noto-cjk >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's fonts-noto-cjk for the Japanese screenshots"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null \
+			|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null); \
+	else \
+		echo "No Japanese font: install Debian's 'fonts-noto-cjk' package for readable Japanese screenshots"; \
 	fi
 
 clean:

@@ -1,15 +1,16 @@
-// Input changes ------------------------------------------------------------------------------
+// What the controls do: every change of the position or the game goes through change(), so the
+// URL, the views and the advice follow it.
 
 import { requestAdvice, requestReview } from "./advisor.js";
 import { ascending, N_DICE, randomFace } from "./dice.js";
 import { $ } from "./dom.js";
 import { decisionCount } from "./formats.js";
-import { renderAll } from "./render.js";
+import { render } from "./render.js";
 import { categoryName, possible } from "./rules.js";
 import { currentQuery, gameView, leaveGame, restore, snapshot, startGame, store, sync, writeURL } from "./store.js";
 import { t } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
-import { fillSheetChoices, renderInput } from "./view-input.js";
+import { renderInput } from "./view-input.js";
 
 /** Apply a change (of the position, or of the game); the URL, the page and the advice follow.
  * Any change but undo and redo forgets the steps undone. `push`: a new history entry. */
@@ -189,7 +190,6 @@ export function setVariant(variant) {
         cleared.push(c);
       }
     });
-    fillSheetChoices(); // the scores the new variant allows
   });
   if (cleared.length) $("#note").textContent = t("variantCleared", cleared.map(categoryName).join(", "));
 }
@@ -217,7 +217,7 @@ export function newGame() {
   $("#confirm-new").hidden = true;
   store.backToGame = false;
   writeURL();
-  renderAll();
+  render();
 }
 
 export async function share() {
@@ -240,4 +240,18 @@ export async function share() {
     $("#link-box").hidden = false;
     box.select();
   }
+}
+
+/** Apply the fix a bad link's message offers (view-error.js): what could be read of the link
+ * stays, the part at fault is cleared, and the page goes on from there. */
+export function fixLink(fix) {
+  change((s) => {
+    if (fix.kind === "cell") s.sheet[fix.category] = null;
+    else if (fix.kind === "sheet") s.sheet = s.sheet.map(() => null);
+    else if (fix.kind === "dice") {
+      s.dice = [];
+      s.roll = 0;
+    } else if (fix.kind === "variant") s.variant = store.rules.default_variant;
+  });
+  renderInput();
 }

@@ -3,7 +3,7 @@ import { Advisor, LatestRequest } from "./messenger.js";
 import { registerServiceWorker } from "./offline.js";
 import { currentQuery, restoreEntry, store, sync, writeURL } from "./store.js";
 import { renderAdvice } from "./view-advice.js";
-import { fillSheetChoices, renderInput, renderLoading } from "./view-input.js";
+import { renderInput, renderLoading } from "./view-input.js";
 import { renderReview } from "./view-review.js";
 
 export function startAdvisor() {
@@ -77,7 +77,6 @@ export function requestAdvice() {
 export function showAdvice(request, result) {
   if (request.link) {
     // The link was valid: show exactly what Python read, under its canonical query.
-    const variant = store.state.variant;
     if (request.action === "game") {
       const parsed = parseGame(result.query);
       if (!parsed) return showError(request, { kind: "internal", message: `cannot follow ${result.query}` });
@@ -91,7 +90,6 @@ export function showAdvice(request, result) {
       Object.assign(store.state, readQuery(result.query));
     }
     sync();
-    if (store.state.variant !== variant) fillSheetChoices();
     store.link = null;
     writeURL();
     renderInput();
@@ -112,7 +110,6 @@ export function showError(request, error) {
     store.entry = [];
     Object.assign(store.state, readQuery(request.query));
     sync();
-    fillSheetChoices();
     renderInput();
   }
   store.shown = { query: request.query, action: request.action, error, link: request.link };

@@ -27,12 +27,13 @@ import {
 import { requestAdvice, requestReview, setPageState, startAdvisor } from "./advisor.js";
 import { $, drawDie, el } from "./dom.js";
 import { reloadForUpdate, renderAppNote } from "./offline.js";
-import { render, renderAll } from "./render.js";
+import { render } from "./render.js";
 import { readLocation, store } from "./store.js";
 import { initialLanguage, saveLanguage } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
-import { buildSheet, renderLoading, renderStatic } from "./view-input.js";
+import { renderLoading, renderStatic } from "./view-input.js";
 import { closeReview, openReview } from "./view-review.js";
+import { buildSheet } from "./view-sheet.js";
 
 /** Every control's handler, and the keyboard and history events. */
 function bindControls() {
@@ -117,7 +118,7 @@ function bindControls() {
     readLocation();
     store.generation++;
     $("#note").textContent = "";
-    renderAll();
+    render();
     markStale();
     requestAdvice();
     requestReview();

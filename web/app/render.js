@@ -2,18 +2,13 @@
 
 import { renderAppNote } from "./offline.js";
 import { renderAdvice } from "./view-advice.js";
-import { fillSheetChoices, renderInput, renderLoading, renderStatic } from "./view-input.js";
+import { renderInput, renderLoading, renderStatic } from "./view-input.js";
 
+/** Everything (at start, after the input was replaced wholesale: a link, Back, a new game). */
 export function render() {
   renderStatic();
   renderInput();
   renderLoading();
   renderAdvice();
   renderAppNote();
-}
-
-/** Everything, after the input was replaced wholesale (a link, Back, a new game). */
-export function renderAll() {
-  fillSheetChoices();
-  render();
 }

@@ -12,7 +12,6 @@
 import { ascending, keptInOrder, keptMask, N_DICE } from "./dice.js";
 import { firstRollOf, formatGame, formatQuery, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
 import { nCategories, pointsOf } from "./rules.js";
-import { fillSheetChoices } from "./view-input.js";
 
 export const store = {
   /** "en" or "ja". */
@@ -31,6 +30,8 @@ export const store = {
   redoStack: [],
   /** This history entry is a position opened from a review: "Back to game" goes back. */
   backToGame: false,
+  /** The category whose picker is open under the sheet, or null. */
+  picker: null,
   /** The review panel is open. */
   reviewOpen: false,
   /** The worker's messenger (messenger.js). */
@@ -155,7 +156,6 @@ export function restore(saved) {
   store.game = saved.game;
   store.entry = saved.entry;
   Object.assign(store.state, saved.state);
-  fillSheetChoices();
 }
 
 /** The page's input from the URL and history.state (at start, and on Back / Forward). */

@@ -127,6 +127,40 @@ export const TEXTS = {
     legendDice: "With every decision the best (the dice alone)",
     legendCost: "What the decisions cost",
     axisTurn: "turn",
+    details: "Details",
+    allOptions: "Every option",
+    close: "Close",
+    emptyName: "empty",
+    scoreEndsTurn: "This ends the turn now.",
+    scoreStartsGame: "Scoring starts playing along: the game goes into the link (Undo takes it back).",
+    pickerDice: (points) => `These dice score ${points}.`,
+    pickerValues: (name) => `Scores ${name} can take`,
+    clearCell: (name) => `Clear ${name}`,
+    setCell: (name, value) => `${name} ${value}`,
+    verdictStop: (name, points) => `Stop and score ${name}: ${points}`,
+    verdictScore: (name, points) => `Score ${name}: ${points}`,
+    verdictKeep: (kept, rerolled) =>
+      `Keep ${kept} — reroll ${rerolled.length === 1 ? `the ${rerolled[0]}` : rerolled.join(" ")}`,
+    verdictMargin: (margin, next) => `${margin} over the next best (${next})`,
+    verdictTied: (n) => `Tied with ${n} other ${n === 1 ? "option" : "options"}: the simplest is shown`,
+    reviewGame: "Review this game",
+    bestAction: (text) => `${text} (the best)`,
+    rerollMark: "reroll",
+    errSheetCell: (name) => `This link's ${name} score is not one ${name} can have.`,
+    errSheet: "This link's scoresheet is not valid.",
+    errDice: "This link's dice are not valid.",
+    errRoll: "This link's roll is not valid.",
+    errVariant: (name) => `This link asks for unknown rules ${name}.`,
+    errGame: "This link's game record is not a legal game.",
+    errParam: (name) => `This link has a parameter the advisor does not know: ${name}.`,
+    errQuery: "This link is not a position the advisor can read.",
+    fixCell: (name) => `Clear ${name}`,
+    fixSheet: "Clear the sheet",
+    fixDice: "Clear the dice",
+    fixVariant: "Use the official rules",
+    fixGame: "Keep the sheet, drop the game",
+    fixParam: (name) => `Ignore ${name}`,
+    fixQuery: "Start from what can be read",
     offlineReady: "Ready to work offline.",
     updateAvailable: "Update available.",
     reload: "Reload",
@@ -251,6 +285,39 @@ export const TEXTS = {
     legendDice: "すべて最善に判断した場合 (サイコロの影響のみ)",
     legendCost: "判断による損失",
     axisTurn: "ターン",
+    details: "詳細",
+    allOptions: "すべての選択肢",
+    close: "閉じる",
+    emptyName: "空き",
+    scoreEndsTurn: "このターンはここで終わります。",
+    scoreStartsGame: "記入するとゲームの記録が始まります (「元に戻す」で取り消せます)。",
+    pickerDice: (points) => `この目なら${points}点。`,
+    pickerValues: (name) => `${name}の得点`,
+    clearCell: (name) => `${name}を消す`,
+    setCell: (name, value) => `${name} ${value}点`,
+    verdictStop: (name, points) => `ここで止めて${name}に${points}点`,
+    verdictScore: (name, points) => `${name}に${points}点を記入`,
+    verdictKeep: (kept, rerolled) => `${kept} を残して ${rerolled.join(" ")} を振り直す`,
+    verdictMargin: (margin, next) => `次善 (${next}) より ${margin}`,
+    verdictTied: (n) => `ほかの${n}つの選択肢と同点 (いちばん簡単な手を表示)`,
+    reviewGame: "このゲームを振り返る",
+    bestAction: (text) => `${text} (最善)`,
+    rerollMark: "振り直す",
+    errSheetCell: (name) => `このリンクの「${name}」の得点は、ありえない値です。`,
+    errSheet: "このリンクのスコアシートが正しくありません。",
+    errDice: "このリンクのサイコロの目が正しくありません。",
+    errRoll: "このリンクの何投目かが正しくありません。",
+    errVariant: (name) => `このリンクのルール ${name} は不明です。`,
+    errGame: "このリンクのゲーム記録は、ルールどおりのゲームではありません。",
+    errParam: (name) => `このリンクには不明なパラメータ ${name} があります。`,
+    errQuery: "このリンクは局面として読めません。",
+    fixCell: (name) => `「${name}」を消す`,
+    fixSheet: "スコアシートを消す",
+    fixDice: "サイコロを消す",
+    fixVariant: "公式ルールにする",
+    fixGame: "シートだけ残してゲーム記録を外す",
+    fixParam: (name) => `${name} を無視する`,
+    fixQuery: "読める部分から始める",
     offlineReady: "オフラインで使えるようになりました。",
     updateAvailable: "新しいバージョンがあります。",
     reload: "再読み込み",
@@ -292,4 +359,32 @@ export function saveLanguage(language) {
   } catch {
     // no site data: the choice lasts as long as the page
   }
+}
+
+/** Outside text (a name or value from a link) quoted as Python's repr quotes a string: in single
+ * quotes (double when it holds a single quote and no double), with backslashes, quotes and every
+ * control, format, separator or other unprintable character escaped, so a message can never
+ * hold a line break, a terminal escape or invisible text. Long text is cut at `max` characters. */
+export function quote(text, max = 60) {
+  let value = String(text);
+  const cut = value.length > max;
+  if (cut) value = value.slice(0, max);
+  const q = value.includes("'") && !value.includes('"') ? '"' : "'";
+  let out = "";
+  for (const ch of value) {
+    const code = ch.codePointAt(0);
+    if (ch === "\\" || ch === q) out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch !== " " && /[\p{C}\p{Z}]/u.test(ch)) {
+      out +=
+        code < 0x100
+          ? `\\x${code.toString(16).padStart(2, "0")}`
+          : code < 0x10000
+            ? `\\u${code.toString(16).padStart(4, "0")}`
+            : `\\U${code.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return `${q}${out}${q}${cut ? "…" : ""}`;
 }

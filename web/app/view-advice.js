@@ -2,9 +2,12 @@ import { applyOption } from "./actions.js";
 import { N_DICE, sortedKey } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { readQuery } from "./formats.js";
-import { categoryName, pointsOf } from "./rules.js";
+import { categoryName } from "./rules.js";
 import { currentQuery, store } from "./store.js";
 import { formatExpected, formatLoss, t } from "./texts.js";
+import { renderError } from "./view-error.js";
+import { renderSheet } from "./view-sheet.js";
+import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
 export function markStale() {
   $("#options").setAttribute("aria-busy", "true");
@@ -12,46 +15,25 @@ export function markStale() {
 }
 
 export function renderAdvice() {
-  const errorBox = $("#error-box");
-  const errorText = $("[data-testid=error]");
   const summary = $("#summary");
   const list = $("#options");
   list.removeAttribute("aria-busy");
-
-  if (store.loadError) {
-    const steps = t("steps");
-    const stepName = Object.hasOwn(steps, store.loadError.step) ? steps[store.loadError.step] : store.loadError.step;
-    errorText.textContent = t("loadFailed", stepName, store.loadError.message);
-    errorBox.hidden = false;
-    $("#retry").hidden = false;
+  if (renderError()) {
+    clearVerdict();
     summary.textContent = "";
     list.replaceChildren();
-    list.removeAttribute("data-query");
+    if (store.shown?.error && !store.loadError) list.setAttribute("data-query", store.shown.query);
+    else list.removeAttribute("data-query");
     return;
   }
-  $("#retry").hidden = true;
-  if (store.shown?.error) {
-    const { error } = store.shown;
-    const linkText = store.shown.action === "game" ? "gameLinkError" : "linkError";
-    errorText.textContent =
-      error.kind === "position"
-        ? store.shown.link
-          ? t(linkText, error.message)
-          : error.message
-        : t("internalError", error.message);
-    errorBox.hidden = false;
-    summary.textContent = "";
-    list.replaceChildren();
-    list.setAttribute("data-query", store.shown.query);
-    return;
-  }
-  errorBox.hidden = true;
-  errorText.textContent = "";
   delete summary.dataset.expected;
   const current = store.shown?.query === currentQuery() || store.shown?.query === store.link ? store.shown : null;
-  if (store.game && store.view.phase === "dice")
+  if (store.game && store.view.phase === "dice") {
+    clearVerdict();
     return renderEntryPrompt(current?.action === "game" ? current.result : null);
+  }
   if (!store.shown) {
+    clearVerdict();
     summary.textContent = store.ready ? "" : t("waiting");
     list.replaceChildren();
     return;
@@ -69,13 +51,13 @@ export function renderAdvice() {
   const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
   const dice = readQuery(position).dice;
   const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
-  list.replaceChildren(...result.options.map((option, i) => renderOption(option, i + 1, dice, variant)));
+  list.replaceChildren(
+    ...rankOptions(result.options).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
+  );
   list.setAttribute("data-query", store.shown.query);
   list.setAttribute("data-position", position);
-  for (const row of document.querySelectorAll("tr[data-category]")) {
-    const best = result.options[0]?.category;
-    row.classList.toggle("best", best !== undefined && Number(row.dataset.category) === best);
-  }
+  renderVerdict(result, dice, variant);
+  renderSheet(); // the best category, and the previews of these dice
 }
 
 /** A game waits for dice: what to enter, and the expected final score (once known). */
@@ -103,7 +85,7 @@ export function renderEntryPrompt(result) {
   list.replaceChildren();
   if (result) list.setAttribute("data-query", result.query);
   else list.removeAttribute("data-query");
-  for (const row of document.querySelectorAll("tr[data-category]")) row.classList.remove("best");
+  renderSheet();
 }
 
 /** One option: what to do, its expected final score and loss, and a button that does it. */
@@ -161,10 +143,4 @@ export function renderOption(option, rank, dice, variant) {
   apply.addEventListener("click", () => applyOption(option));
   item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);
   return item;
-}
-
-/** "23", or "9 + 35 bonus" when scoring lifts the upper total to the bonus. */
-export function pointsText(option, dice, variant) {
-  const raw = pointsOf(dice, option.category, variant);
-  return option.points > raw ? t("bonusPoints", raw) : String(option.points);
 }

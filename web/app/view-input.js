@@ -1,12 +1,13 @@
-// Rendering ------------------------------------------------------------------------------------
+// The input: the texts of the static page, the roll, the dice being entered, the game's status
+// and buttons (undo, redo, review), and the loading steps.
 
-import { applyOption, canScore, canUndo, lastRemovable, removeDie, setSheet } from "./actions.js";
+import { canUndo, lastRemovable, removeDie } from "./actions.js";
 import { N_DICE } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
-import { categoryName, pointsOf, possible, sheetTotals } from "./rules.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
 import { renderReview } from "./view-review.js";
+import { renderSheet } from "./view-sheet.js";
 
 export function renderStatic() {
   document.documentElement.lang = store.language;
@@ -20,35 +21,6 @@ export function renderStatic() {
   }
   for (const button of document.querySelectorAll("#keypad button")) {
     button.setAttribute("aria-label", t("addDie", button.dataset.face));
-  }
-}
-
-/** The sheet's rows: one select per category (built once). */
-export function buildSheet() {
-  const bodies = [$("#upper"), $("#lower")];
-  store.rules.categories.en.forEach((_, c) => {
-    const select = el("select", { id: `category-${c}`, "data-category": c });
-    select.addEventListener("change", () => setSheet(c, select.value === "" ? null : Number(select.value)));
-    const row = el(
-      "tr",
-      { "data-category": c },
-      el("th", { scope: "row" }, el("label", { for: `category-${c}`, class: "category-name" })),
-      el("td", { class: "cell" }, select),
-      el("td", { class: "preview" }),
-    );
-    bodies[c < store.rules.upper ? 0 : 1].append(row);
-  });
-  fillSheetChoices();
-}
-
-/** Each select offers the empty cell and the scores its category can take under the variant. */
-export function fillSheetChoices() {
-  for (const select of document.querySelectorAll("select[data-category]")) {
-    const c = Number(select.dataset.category);
-    select.replaceChildren(
-      el("option", { value: "", text: t("emptyCell") }),
-      ...possible(store.state.variant, c).map((v) => el("option", { value: v, text: String(v) })),
-    );
   }
 }
 
@@ -75,11 +47,16 @@ export function renderDice() {
     if (locked[i]) {
       return el(
         "span",
-        { class: "slot locked", role: "img", "aria-label": t("keptDie", face) },
+        { class: "slot locked", role: "img", "data-testid": "die", "aria-label": t("keptDie", face) },
         drawDie(face, "large"),
       );
     }
-    const button = el("button", { type: "button", class: "slot", "aria-label": t("removeDie", i + 1, face) });
+    const button = el("button", {
+      type: "button",
+      class: "slot",
+      "data-testid": "die",
+      "aria-label": t("removeDie", i + 1, face),
+    });
     button.append(drawDie(face, "large"));
     button.addEventListener("click", () => removeDie(i));
     return button;
@@ -103,47 +80,6 @@ export function renderDice() {
   $("#clear-dice").disabled = !removable;
   $("#roll-for-me").disabled = !(entering && missing > 0);
   for (const button of document.querySelectorAll("#keypad button")) button.disabled = !entering;
-}
-
-export function renderSheet() {
-  const playing = store.game !== null;
-  const complete = store.state.dice.length === N_DICE;
-  const scorable = canScore();
-  for (const row of document.querySelectorAll("tr[data-category]")) {
-    const c = Number(row.dataset.category);
-    const value = store.state.sheet[c];
-    row.querySelector("label").textContent = categoryName(c);
-    const select = row.querySelector("select");
-    select.value = value === null ? "" : String(value);
-    select.options[0].textContent = t("emptyCell");
-    select.disabled = playing;
-    row.classList.toggle("filled", value !== null);
-    const preview = row.querySelector(".preview");
-    if (value === null && complete) {
-      const points = pointsOf(store.state.dice, c, store.state.variant);
-      if (scorable) {
-        const button = el("button", {
-          type: "button",
-          class: "score-here",
-          "aria-label": t("scoreHere", points, categoryName(c)),
-          text: t("preview", points),
-        });
-        button.addEventListener("click", () => applyOption({ category: c }));
-        preview.replaceChildren(button);
-      } else {
-        preview.replaceChildren(el("span", { "aria-hidden": "true", text: t("preview", points) }));
-        preview.append(el("span", { class: "visually-hidden", text: t("previewName", points) }));
-      }
-    } else {
-      preview.replaceChildren();
-    }
-  }
-  const totals = sheetTotals(store.state.sheet);
-  $("#subtotal").textContent = `${totals.upper} / ${store.rules.bonus.threshold}`;
-  const need = store.rules.bonus.threshold - totals.upper;
-  $("#bonus").textContent = totals.bonus > 0 ? `+${totals.bonus}` : totals.upperFull ? "0" : t("bonusNeed", need);
-  $("#total").textContent = String(totals.total);
-  $("#sheet-locked").hidden = !playing;
 }
 
 export function renderGameBar() {

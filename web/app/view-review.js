@@ -5,13 +5,13 @@ import { requestAdvice, requestReview } from "./advisor.js";
 import { MAX_ROLLS } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { decisionCount, formatGame, readQuery } from "./formats.js";
-import { renderAll } from "./render.js";
+import { render } from "./render.js";
 import { categoryName } from "./rules.js";
 import { store, sync, writeURL } from "./store.js";
 import { formatExpected, formatLoss, formatSigned, t } from "./texts.js";
-import { markStale, pointsText } from "./view-advice.js";
+import { markStale } from "./view-advice.js";
 import { reviewChart } from "./view-chart.js";
-import { fillSheetChoices } from "./view-input.js";
+import { pointsText } from "./view-verdict.js";
 
 /** The query and language the review panel was drawn for (it is redrawn only when they change). */
 let reviewDrawn = null;
@@ -42,12 +42,11 @@ export function openDecision(decision) {
   store.entry = [];
   store.redoStack = [];
   Object.assign(store.state, readQuery(decision.query));
-  fillSheetChoices();
   store.link = null;
   store.generation++;
   sync();
   writeURL(true);
-  renderAll();
+  render();
   markStale();
   requestAdvice();
   window.scrollTo(0, 0);
