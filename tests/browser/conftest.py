@@ -242,3 +242,14 @@ def cpython(tables: dict[str, Table]):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def one_page(shared_context) -> Iterator[tuple[Page, list[str]]]:
+    """One page for many links: (the page, what dialogs and script errors it showed)."""
+    page = shared_context.new_page()
+    events: list[str] = []
+    page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.on("pageerror", lambda error: events.append(f"error: {error}"))
+    yield page, events
+    page.close()

@@ -18,6 +18,15 @@ def open_page(page: Page, server, query: str = "") -> None:
     expect(page.locator("html")).to_have_attribute("data-state", "ready")
 
 
+def visit(page: Page, server, query: str) -> None:
+    """Open the link of ``query``: loaded the first time; after that as Back or Forward opens a
+    history entry (the page reads its URL as at a load, and Pyodide need not load again)."""
+    if page.url == "about:blank":
+        open_page(page, server, query)
+        return
+    page.evaluate("q => { history.pushState(null, '', '?' + q); dispatchEvent(new PopStateEvent('popstate')); }", query)
+
+
 def shown_query(page: Page) -> str:
     return page.locator("#options").get_attribute("data-query") or ""
 

@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +25,7 @@ from .page_helpers import (
     open_page,
     score_on_sheet,
     url_query,
+    visit,
     wait_for_advice,
 )
 
@@ -351,26 +351,6 @@ GAME_LINK_HEADLINES = {
     "d": "This link's dice are not valid.",
 }
 """What the page says of a bad game link, by the field at fault."""
-
-
-@pytest.fixture(scope="module")
-def one_page(shared_context) -> Iterator[tuple[Page, list[str]]]:
-    """One page for many links: (the page, what dialogs and script errors it showed)."""
-    page = shared_context.new_page()
-    events: list[str] = []
-    page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-    page.on("pageerror", lambda error: events.append(f"error: {error}"))
-    yield page, events
-    page.close()
-
-
-def visit(page: Page, server, query: str) -> None:
-    """Open the link of ``query``: loaded the first time; after that as Back or Forward opens a
-    history entry (the page reads its URL as at a load, and Pyodide need not load again)."""
-    if page.url == "about:blank":
-        open_page(page, server, query)
-        return
-    page.evaluate("q => { history.pushState(null, '', '?' + q); dispatchEvent(new PopStateEvent('popstate')); }", query)
 
 
 @pytest.mark.parametrize("query", BAD_GAMES)
