@@ -174,6 +174,7 @@ export function readLocation() {
     Object.assign(store.state, readQuery(query));
   }
   store.reviewOpen = saved.review === true && store.game !== null;
+  store.picker = null;
   sync();
 }
 

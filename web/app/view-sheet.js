@@ -29,7 +29,6 @@ export function buildSheet() {
 export function openPicker(c) {
   store.picker = c;
   renderSheet();
-  $("#picker").scrollIntoView({ block: "nearest" });
 }
 
 /** Close the picker; `focus`: give the focus back to its cell. */
