@@ -12,16 +12,22 @@ TIE = 1e-9
 """Options whose expected scores differ by at most this are tied (the page's verdict.js)."""
 
 
-def open_page(page: Page, server, query: str = "") -> None:
-    """Open the page (``query``: a URL query without ``?``) and wait until the advisor is ready."""
-    page.goto(server.url("index.html" + (f"?{query}" if query else "")))
+def open_page(page: Page, server, query: str = "", *, load: bool = False) -> None:
+    """Open the page at ``query`` (a URL query without ``?``) and wait until the advisor is ready.
+
+    A page that already runs the advisor is moved to the link as Back or Forward would (``visit``):
+    Pyodide does not load again. ``load``: load the page afresh (to test what loading does)."""
+    if load or not page.url.startswith(server.url()) or page.locator("html").get_attribute("data-state") != "ready":
+        page.goto(server.url("index.html" + (f"?{query}" if query else "")))
+    else:
+        visit(page, server, query)
     expect(page.locator("html")).to_have_attribute("data-state", "ready")
 
 
 def visit(page: Page, server, query: str) -> None:
     """Open the link of ``query``: loaded the first time; after that as Back or Forward opens a
     history entry (the page reads its URL as at a load, and Pyodide need not load again)."""
-    if page.url == "about:blank":
+    if not page.url.startswith(server.url()):
         open_page(page, server, query)
         return
     page.evaluate("q => { history.pushState(null, '', '?' + q); dispatchEvent(new PopStateEvent('popstate')); }", query)

@@ -43,7 +43,7 @@ def test_a_variant_named_like_a_javascript_property_is_an_unknown_variant(page: 
     message = python_message(query)
     assert message.startswith("v: unknown rule variant")
     server.requested.clear()
-    open_page(page, server, query)  # loads: no "Loading…" forever
+    open_page(page, server, query, load=True)  # loads: no "Loading…" forever
     expect(page.locator("#error-message")).to_have_text(message)
     name = query.split("&")[0].removeprefix("v=")
     expect(page.locator("#error-text")).to_have_text(f"This link asks for unknown rules '{name}'.")
