@@ -245,6 +245,10 @@ def test_scoring_from_the_sheet_is_a_labelled_action(page: Page, server) -> None
     wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=2")
     cell(page, 5).click()  # opening a cell scores nothing
     expect(page.locator("#picker")).to_be_visible()
+    page.keyboard.press("Escape")  # closes it, the focus back on its cell
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(cell(page, 5)).to_be_focused()
+    cell(page, 5).click()
     assert url_query(page) == "s=,,,,,,,,,,,&d=66662&r=2"
     expect(page.locator("#picker-hint")).to_contain_text("This ends the turn now.")
     expect(page.locator("#picker-hint")).to_contain_text("Scoring starts playing along")

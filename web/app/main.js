@@ -33,7 +33,7 @@ import { initialLanguage, saveLanguage } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderLoading, renderStatic } from "./view-input.js";
 import { closeReview, openReview } from "./view-review.js";
-import { buildSheet } from "./view-sheet.js";
+import { buildSheet, closePicker } from "./view-sheet.js";
 
 /** Every control's handler, and the keyboard and history events. */
 function bindControls() {
@@ -94,10 +94,16 @@ function bindControls() {
   });
   $("#confirm-yes").addEventListener("click", newGame);
 
-  // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll;
+  // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll,
+  // Escape closes the sheet's picker;
   // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo.
   document.addEventListener("keydown", (event) => {
     if (store.rules === null || event.altKey) return;
+    if (event.key === "Escape" && store.picker !== null) {
+      closePicker(true);
+      event.preventDefault();
+      return;
+    }
     if (event.target.closest?.("select, input[type=text], textarea")) return;
     const key = event.key.toLowerCase();
     if (event.ctrlKey || event.metaKey) {
