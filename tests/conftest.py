@@ -30,5 +30,5 @@ def shipped() -> dict[str, Table]:
         path = TABLES / file_name(name)
         if not path.exists():
             pytest.fail(f"{path} is missing: run `make tables` (or `python -m build_table`) first")
-        tables[name] = decode(path.read_bytes(), source=str(path))
+        tables[name] = decode(path.read_bytes(), source=str(path), variant=name)
     return tables

@@ -21,8 +21,10 @@ def sheets(draw, variant=None, min_filled: int = 0, max_filled: int = N_CATEGORI
 @st.composite
 def positions(draw, rolls=(0, 1, 2, 3), max_filled: int = N_CATEGORIES):
     variant = draw(variants)
-    sheet = draw(sheets(variant, max_filled=max_filled))
     roll = draw(st.sampled_from(rolls))
+    if roll > 0:  # a full sheet has no roll to come
+        max_filled = min(max_filled, N_CATEGORIES - 1)
+    sheet = draw(sheets(variant, max_filled=max_filled))
     roll_dice = draw(dice) if roll > 0 else draw(st.none() | dice)
     return Position(sheet=sheet, dice=roll_dice, roll=roll, variant=variant)
 

@@ -133,7 +133,7 @@ def test_roll0_gives_the_sheets_expected_final_score(solved):
 
 
 def test_full_sheet_gives_the_final_score_with_bonus(solved):
-    advice = advise(parse_query("s=3,8,12,16,20,18,22,0,25,15,30,0&d=12345&r=2"), solved["official"])
+    advice = advise(parse_query("s=3,8,12,16,20,18,22,0,25,15,30,0"), solved["official"])
     assert advice.options == ()
     assert advice.expected == advice.score == 3 + 8 + 12 + 16 + 20 + 18 + 35 + 22 + 25 + 15 + 30
     assert sheet_state(advice.position.sheet)[0] == FULL_MASK

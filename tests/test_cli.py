@@ -43,11 +43,17 @@ def test_json_output_has_one_object_per_query_sorted_best_first(shipped):
     assert objects[2]["expected"] == pytest.approx(191.774369, abs=1e-5) and objects[2]["options"] == []
 
 
-def test_queries_from_stdin_one_json_line_each():
+def test_queries_from_stdin_one_json_line_each_blank_lines_answered_with_an_error():
     result = run("advise", "--json", "-", stdin="d=12345&r=1\n\nr=0&v=strict\n")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2
+    assert "line 2: '': query: blank line" in result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
+    assert json.loads(lines[1]) == {
+        "query": "",
+        "error": {"field": "query", "message": "query: blank line (a new game before its first roll is r=0)"},
+    }
+    del lines[1]
     assert json.loads(lines[0])["options"][0] == {
         "expected": json.loads(lines[0])["expected"],
         "loss": 0.0,
@@ -63,7 +69,10 @@ def test_bad_input_gives_a_message_and_a_nonzero_exit_but_answers_the_rest():
     assert result.returncode == 2
     assert "s: field 1 (Aces): Aces cannot score 6" in result.stderr
     assert "Traceback" not in result.stderr
-    assert len(result.stdout.splitlines()) == 1
+    error, answer = map(json.loads, result.stdout.splitlines())
+    assert error["query"] == "s=6,,,,,,,,,,," and error["error"]["field"] == "s"
+    assert error["error"]["message"].startswith("s: field 1 (Aces): Aces cannot score 6")
+    assert answer["query"] == "s=,,,,,,,,,,,&d=12345&r=3"
 
 
 def test_full_sheet_prints_the_final_score():

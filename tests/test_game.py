@@ -88,7 +88,7 @@ def test_a_record_may_start_mid_turn_from_a_shared_position():
         ("d=12345&h=12345", "d", "not used with h="),
         ("s=6,,,,,,,,,,,&h=", "s", "Aces cannot score 6"),
         ("r=0&h=12345", "r", "'0' is not the roll of the record's first dice"),
-        ("h=12345&x=1", "x", "unknown parameter"),
+        ("h=12345&x=1", "query", "unknown parameter 'x'"),
         ("s=1&h=", "s", "expected 12 comma-separated fields"),
         ("s=,,,,,,,,,,,", "h", "missing: a game record is the h= parameter"),
     ],

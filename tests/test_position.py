@@ -75,7 +75,7 @@ def test_a_full_sheet_is_a_valid_position():
         ("r=2", "d", "missing: the dice are needed for r=2"),
         ("d=12345&r=4", "r", "'4' is not a roll"),
         ("d=12345&r=", "r", "'' is not a roll"),
-        ("x=1", "x", "unknown parameter"),
+        ("x=1", "query", "unknown parameter 'x'"),
         ("v=house", "v", "unknown rule variant 'house'"),
         ("r=1&r=2&d=12345", "r", "given more than once"),
         ("s", "query", "'s' is not name=value"),

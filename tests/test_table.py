@@ -1,13 +1,17 @@
 """The table file: build, size, precision, determinism and rejection of damaged files."""
 
+import functools
+import hashlib
 import json
 import struct
 import subprocess
 import sys
+import tracemalloc
+import zlib
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TABLES
 from hypothesis import given
 from hypothesis import strategies as st
 from yacht.categories import FULL_MASK
@@ -73,15 +77,14 @@ def test_any_damaged_byte_is_rejected(encoded, position, flip):
         decode(bytes(data), source="x.table")
 
 
-def _rebuilt(data: bytes, header_change: dict) -> bytes:
-    """A well-checksummed file whose header has been changed."""
-    import hashlib
-
+def _rebuilt(data: bytes, header_change: dict | None = None, *, header: bytes | None = None, payload=None) -> bytes:
+    """A well-checksummed file whose header (changed keys, or raw bytes) or payload has been replaced."""
     fixed = len(MAGIC) + 6
     (length,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
-    header = json.loads(data[fixed : fixed + length]) | header_change
-    new_header = json.dumps(header).encode()
-    body = data[: len(MAGIC) + 2] + struct.pack("<I", len(new_header)) + new_header + data[fixed + length : -32]
+    if header is None:
+        header = json.dumps(json.loads(data[fixed : fixed + length]) | (header_change or {})).encode()
+    payload = data[fixed + length : -32] if payload is None else payload
+    body = data[: len(MAGIC) + 2] + struct.pack("<I", len(header)) + header + payload
     return body + hashlib.sha256(body).digest()
 
 
@@ -92,7 +95,13 @@ def _rebuilt(data: bytes, header_change: dict) -> bytes:
         ({"encoding": "raw"}, "header encoding"),
         ({"count": 5}, "header count"),
         ({"variant": "house"}, "unknown variant"),
-        ({"scale": -1}, "bad scale"),
+        ({"scale": -1}, "header scale is -1, expected 1–16777216"),
+        ({"scale": 10**400}, "header scale is 1000000000000000000000000000000000000…, expected 1–16777216"),
+        ({"scale": True}, "header scale is True, expected a JSON int"),
+        ({"scale": 131072.0}, "header scale is 131072.0, expected a JSON int"),
+        ({"count": True}, "header count is True, expected a JSON int"),
+        ({"variant": ["official"]}, r"header variant is \['official'\], expected a JSON str"),
+        ({"variant": None}, "header variant is None, expected a JSON str"),
     ],
 )
 def test_header_that_does_not_describe_this_format_is_rejected(encoded, change, message):
@@ -110,3 +119,83 @@ def test_error_messages_name_the_file_and_the_fault(encoded):
     newer[len(MAGIC)] = 2
     with pytest.raises(TableError, match=r"format version 2\.0 is not supported"):
         decode(bytes(newer))
+
+
+def test_hostile_headers_are_refused_with_a_message(encoded):
+    data = encoded["official"]
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(TableError, match="header length 200000 is over the limit of 1024 bytes"):
+        decode(_rebuilt(data, header=deep))
+    with pytest.raises(TableError, match="unreadable header"):
+        decode(_rebuilt(data, header=b"[" * 500 + b"]" * 500 + b"}"))
+    with pytest.raises(TableError, match="unreadable header"):
+        decode(_rebuilt(data, header=b"\xff\xfe{}"))
+    with pytest.raises(TableError, match="header is not a JSON object"):
+        decode(_rebuilt(data, header=b"[" * 400 + b"]" * 400))
+
+
+def test_table_of_the_other_variant_is_refused_when_a_variant_is_asked_for(encoded):
+    """The page once showed strict values under "Official" when the strict file sat at the official URL."""
+    assert decode(encoded["strict"], variant="strict").variant == "strict"
+    with pytest.raises(TableError, match=r"x\.table: holds the strict table, expected official"):
+        decode(encoded["strict"], source="x.table", variant="official")
+
+
+def test_compressed_bomb_is_refused_without_inflating_it(encoded):
+    bomb = zlib.compress(bytes(200_000_000), 9)  # 200 MB of zeros in about 200 KB
+    tracemalloc.start()
+    try:
+        with pytest.raises(TableError, match="payload holds more than the 715008 bytes the header promises"):
+            decode(_rebuilt(encoded["official"], payload=bomb))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"decoding a bomb took {peak} bytes"
+
+
+def test_payload_with_trailing_bytes_or_a_cut_stream_is_refused(encoded):
+    data = encoded["official"]
+    fixed = len(MAGIC) + 6
+    (length,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
+    payload = data[fixed + length : -32]
+    with pytest.raises(TableError, match="3 bytes follow the payload"):
+        decode(_rebuilt(data, payload=payload + b"abc"))
+    with pytest.raises(TableError, match="payload"):
+        decode(_rebuilt(data, payload=payload[:-10]))
+
+
+def test_values_out_of_range_are_refused(encoded):
+    """A valid header over a payload of random numbers (once accepted: "expected score 23,681,912")."""
+    noise = np.random.default_rng(7).integers(-(2**31), 2**31, STORED_COUNT, dtype=np.int64).astype("<i4")
+    shuffled = noise.view(np.uint8).reshape(-1, 4).T.tobytes()
+    with pytest.raises(TableError, match="stored values out of range, first at mask"):
+        decode(_rebuilt(encoded["official"], payload=zlib.compress(shuffled)))
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+_header_keys = st.sampled_from(["variant", "layout", "encoding", "scale", "count", "extra"])
+
+
+@functools.cache
+def _shipped_official() -> tuple[bytes, dict]:
+    """The shipped official table's bytes and header (not a fixture: Hypothesis would print it)."""
+    data = (TABLES / file_name("official")).read_bytes()
+    (length,) = struct.unpack("<I", data[len(MAGIC) + 2 : len(MAGIC) + 6])
+    return data, json.loads(data[len(MAGIC) + 6 : len(MAGIC) + 6 + length])
+
+
+@given(change=st.dictionaries(_header_keys, _json_values, min_size=1, max_size=3))
+def test_fuzzed_headers_with_valid_checksums_are_refused_or_give_the_same_table(change):
+    data, header = _shipped_official()
+    try:
+        table = decode(_rebuilt(data, change), source="fuzz.table")
+    except TableError as e:
+        assert str(e).startswith("fuzz.table: ") and "\n" not in str(e)
+        return
+    # Accepted: only an unknown key was added, or fields were set to their own values.
+    assert all(header[k] == v and type(header[k]) is type(v) for k, v in change.items() if k != "extra")
+    assert np.array_equal(table.tilde, decode(data).tilde, equal_nan=True)

@@ -8,6 +8,7 @@ manifest's own type, …).
 """
 
 import functools
+import http
 import http.server
 import sys
 from pathlib import Path
@@ -31,8 +32,36 @@ MIME_TYPES: Final = {
 }
 
 
+MAX_REQUEST_LINE: Final = 2 * 1024 * 1024 + 1024
+"""The longest request line answered, in bytes: Chromium's URL limit (2 MiB) and the method
+and version around it. ``http.server`` stops at 64 KiB (414), which a long game link passes."""
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = MIME_TYPES
+
+    def handle_one_request(self) -> None:
+        """As ``http.server``'s, but with request lines up to ``MAX_REQUEST_LINE`` bytes."""
+        try:
+            self.raw_requestline = self.rfile.readline(MAX_REQUEST_LINE + 1)
+            if len(self.raw_requestline) > MAX_REQUEST_LINE:
+                self.requestline = self.request_version = self.command = ""
+                self.send_error(http.HTTPStatus.REQUEST_URI_TOO_LONG)
+                return
+            if not self.raw_requestline:
+                self.close_connection = True
+                return
+            if not self.parse_request():
+                return
+            method = getattr(self, f"do_{self.command}", None)
+            if method is None:
+                self.send_error(http.HTTPStatus.NOT_IMPLEMENTED, f"Unsupported method ({self.command!r})")
+                return
+            method()
+            self.wfile.flush()
+        except TimeoutError as e:
+            self.log_error("Request timed out: %r", e)
+            self.close_connection = True
 
 
 def main(argv: list[str]) -> int:

@@ -11,7 +11,10 @@
 //   {kind: "position", field, message}  a bad position or game record (yacht.position.
 //                                        PositionError, or its subclass yacht.game.GameError;
 //                                        the message is the CLI's)
-//   {kind: "load", step, message}       something the advisor needs did not load
+//   {kind: "load", step, message, details}  something the advisor needs did not load (a
+//                                        table of another variant than asked for included);
+//                                        message names the file, details is the runtime's
+//                                        own text (may be empty)
 //   {kind: "internal", message}         anything else (a bug)
 //
 // This file holds no Python source: it imports the package and calls its functions.
@@ -19,11 +22,13 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 /** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
- * {kind: "load", step, message}. */
+ * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
+ * (may be empty) is what the runtime said, for the page to fold away. */
 class LoadError extends Error {
-  constructor(step, message) {
+  constructor(step, message, details = "") {
     super(message);
     this.step = step;
+    this.details = details;
   }
 }
 
@@ -70,15 +75,72 @@ async function fetchBytes(url, stepName) {
 const build = fetchOk(here("build.json"), "package").then((response) => response.json());
 build.catch(() => {}); // reported where it is awaited
 
+/** The last part of a URL's path: the file a message names. */
+const fileOf = (url) => decodeURIComponent(new URL(url, import.meta.url).pathname.split("/").pop());
+
+/** `work()`, failing as soon as a WebAssembly module fails to compile or instantiate meanwhile.
+ *
+ * Pyodide 0.27.7 only logs a failed instantiation of pyodide.asm.wasm (an HTTP error, a
+ * truncated or damaged file) and never settles loadPyodide; watching WebAssembly's own entry
+ * points turns that into a LoadError of `stepName` naming the file and the reason. */
+async function failingOnWasmErrors(stepName, work) {
+  const { instantiate, instantiateStreaming } = WebAssembly;
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
+  const report = (file, error) => {
+    const failure = error instanceof LoadError ? error : new LoadError(stepName, `${file}: ${error?.message ?? error}`);
+    fail(failure);
+    return failure;
+  };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    const file = fileOf(response.url || "pyodide.asm.wasm");
+    if (!response.ok) throw report(file, new LoadError(stepName, `${file}: HTTP ${response.status} ${response.statusText}`.trim()));
+    try {
+      return await instantiateStreaming.call(WebAssembly, response, imports);
+    } catch (error) {
+      throw report(file, error);
+    }
+  };
+  WebAssembly.instantiate = async (...args) => {
+    try {
+      return await instantiate.apply(WebAssembly, args);
+    } catch (error) {
+      throw report("WebAssembly module", error);
+    }
+  };
+  try {
+    return await Promise.race([work(), failed]);
+  } finally {
+    Object.assign(WebAssembly, { instantiate, instantiateStreaming });
+  }
+}
+
 /** The runtime with NumPy imported. */
 const runtime = (async () => {
-  const pyodide = await step("runtime", {}, () => loadPyodide({ indexURL: here("pyodide/") }));
-  await step("numpy", {}, async () => {
-    await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => console.warn(message) });
-    pyodide.pyimport("numpy").destroy();
-  });
+  const pyodide = await step("runtime", {}, () =>
+    failingOnWasmErrors("runtime", () => loadPyodide({ indexURL: here("pyodide/") })),
+  );
+  await step("numpy", {}, () => failingOnWasmErrors("numpy", () => loadNumpy(pyodide)));
   return pyodide;
 })();
+
+/** Load and import NumPy; a failure names the wheel, with what Pyodide said as details. */
+async function loadNumpy(pyodide) {
+  const said = [];
+  await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => said.push(message) });
+  try {
+    pyodide.pyimport("numpy").destroy();
+  } catch (error) {
+    const wheel = pyodide._api?.lockfile_packages?.numpy?.file_name ?? "the NumPy wheel";
+    const reason = said.length ? ` (${said.at(-1).trim().split("\n").pop()})` : ""; // what loadPackage said last
+    said.push(String(error?.message ?? error));
+    throw new LoadError("numpy", `${wheel}: NumPy could not be loaded${reason}`, said.join("\n"));
+  }
+  for (const message of said) console.warn(message);
+}
 
 /** Our wheel's bytes, fetched while the runtime loads. */
 const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
@@ -92,12 +154,24 @@ const advisor = (async () => {
     const sysconfig = pyodide.pyimport("sysconfig");
     const site = sysconfig.get_path("purelib");
     sysconfig.destroy();
-    pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+    const file = fileOf((await build).wheel.url);
+    try {
+      pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+    } catch (error) {
+      throw new LoadError("package", `${file}: not a readable wheel`, String(error?.message ?? error));
+    }
+    let api;
+    try {
+      api = pyodide.pyimport("yacht.api");
+    } catch (error) {
+      throw new LoadError("package", `${file}: the package did not import`, String(error?.message ?? error));
+    }
     return {
       pyodide,
-      api: pyodide.pyimport("yacht.api"),
+      api,
       table: pyodide.pyimport("yacht.table"),
       PositionError: pyodide.pyimport("yacht.position").PositionError,
+      TableMissing: pyodide.pyimport("yacht.api").TableMissing,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
       tables: pyodide.toPy({}), // variant name -> yacht.table.Table, the Mapping advise_query takes
@@ -121,7 +195,7 @@ function loadTable(variant) {
       await step("table", { variant }, async () => {
         const data = py.builtins.bytes(await bytes);
         try {
-          const table = py.table.decode.callKwargs(data, { source: `the ${variant} table` });
+          const table = py.table.decode.callKwargs(data, { source: `the ${variant} table`, variant });
           py.tables.set(variant, table);
           table.destroy();
         } catch (error) {
@@ -131,6 +205,7 @@ function loadTable(variant) {
         }
       });
     })();
+    loaded.catch(() => {}); // reported where it is awaited
     tables.set(variant, loaded);
   }
   return tables.get(variant);
@@ -147,7 +222,15 @@ function pythonMessage(py, error) {
   }
 }
 
-/** Call into Python; a PositionError (or a subclass: GameError) becomes {kind: "position", field, message}. */
+/** The table yacht.api asked for and did not find (yacht.api.TableMissing). */
+class TableMissing {
+  constructor(variant) {
+    this.variant = variant;
+  }
+}
+
+/** Call into Python; a PositionError (or a subclass: GameError) becomes {kind: "position", field,
+ * message}, a yacht.api.TableMissing a TableMissing. */
 function callPython(py, call) {
   try {
     return call();
@@ -158,6 +241,7 @@ function callPython(py, call) {
         if (exc && py.builtins.isinstance(exc, py.PositionError)) {
           throw { kind: "position", field: exc.field, message: exc.toString() };
         }
+        if (exc && py.builtins.isinstance(exc, py.TableMissing)) throw new TableMissing(exc.variant);
       } finally {
         exc?.destroy();
       }
@@ -166,19 +250,26 @@ function callPython(py, call) {
   }
 }
 
-/** yacht.api.<name>(query, tables) as a plain object, once the query's table is loaded. */
+/** yacht.api.<name>(query, tables) as a plain object. The query is parsed once, in Python: when
+ * the variant it asks for has no table loaded yet, that table is loaded and the call made again. */
 async function answer(name, query) {
   const py = await advisor;
-  const variant = callPython(py, () => py.api.variant_of(query));
-  if (Object.hasOwn((await build).tables, variant)) await loadTable(variant); // else the call says what is wrong
-  return callPython(py, () => {
-    const result = py.api[name](query, py.tables);
-    try {
-      return result.toJs({ dict_converter: Object.fromEntries });
-    } finally {
-      result.destroy();
-    }
-  });
+  const call = () =>
+    callPython(py, () => {
+      const result = py.api[name](query, py.tables);
+      try {
+        return result.toJs({ dict_converter: Object.fromEntries });
+      } finally {
+        result.destroy();
+      }
+    });
+  try {
+    return call();
+  } catch (error) {
+    if (!(error instanceof TableMissing)) throw error;
+    await loadTable(error.variant);
+    return call();
+  }
 }
 
 /** The advice of one position query: yacht.api.advise_query's dict. */
@@ -190,7 +281,7 @@ const actions = {
     const b = await build.catch((error) => {
       throw new LoadError("package", error.message);
     });
-    const first = Object.hasOwn(b.tables, variant ?? "") ? variant : b.default_variant;
+    const first = typeof variant === "string" && Object.hasOwn(b.tables, variant) ? variant : b.default_variant;
     loadTable(first); // fetched now, in parallel with the runtime
     const py = await advisor;
     await loadTable(first);
@@ -225,7 +316,7 @@ const actions = {
 };
 
 function asError(error) {
-  if (error instanceof LoadError) return { kind: "load", step: error.step, message: error.message };
+  if (error instanceof LoadError) return { kind: "load", step: error.step, message: error.message, details: error.details };
   if (error && typeof error === "object" && "kind" in error) return error;
   return { kind: "internal", message: String(error?.message ?? error) };
 }

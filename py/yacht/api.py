@@ -14,23 +14,38 @@ stands: the canonical ``query``, the current ``position`` query and its
 
 ``tables`` maps a variant name to its ``Table``. Bad input raises
 ``position.PositionError`` or ``game.GameError`` (both ValueErrors with a
-``field``); a table not loaded raises ``KeyError`` naming the variant.
+``field``). The query is parsed once: the variant it asks for is the one
+whose table is looked up, and a table missing from ``tables`` raises
+``TableMissing`` naming that variant, so a caller that loads tables lazily
+(the worker) can load it and ask again; a mapping that loads on lookup (the
+CLI's) never lets it through.
 """
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from .advisor import advise
 from .game import format_game, parse_game, replay
-from .position import format_query, parse_query, split_query
+from .position import format_query, parse_query
 from .review import review
-from .rules import DEFAULT_VARIANT, VARIANTS
 from .table import Table
 
 
-def _tilde(tables: Mapping[str, Table], variant: str):
-    if variant not in tables:
-        raise KeyError(f"no table loaded for the {variant} rules")
-    return tables[variant].tilde
+class TableMissing(LookupError):
+    """The table of ``variant`` (a known rule variant) is not among the tables given."""
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(f"no table loaded for the {variant} rules")
+        self.variant = variant
+
+
+def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
+    """Ẽ of ``variant``: (4096, 64) float64, indexed [mask, ν]."""
+    try:
+        return tables[variant].tilde
+    except KeyError:
+        raise TableMissing(variant) from None
 
 
 def advise_query(query: str, tables: Mapping[str, Table]) -> dict:
@@ -57,28 +72,8 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     game = parse_game(query)
-    _tilde(tables, game.variant.name)
-    result = review(game, {name: table.tilde for name, table in tables.items()}).to_json()
+    result = review(game, {game.variant.name: _tilde(tables, game.variant.name)}).to_json()
     result["query"] = format_game(game)
     result["variant"] = game.variant.name
     result["position"] = format_query(replay(game)[1])
     return result
-
-
-def is_game(query: str) -> bool:
-    """Whether a query is a game record (has ``h=``) rather than a position."""
-    try:
-        return "h" in split_query(query, ("s", "d", "r", "v", "h"))
-    except ValueError:
-        return False
-
-
-def variant_of(query: str) -> str:
-    """The rule variant a query asks for (to load its table first); the
-    default when the query does not say or cannot be read (reading it again
-    then gives the error)."""
-    try:
-        name = split_query(query, ("s", "d", "r", "v", "h")).get("v", DEFAULT_VARIANT.name)
-    except ValueError:
-        return DEFAULT_VARIANT.name
-    return name if name in VARIANTS else DEFAULT_VARIANT.name

@@ -6,8 +6,12 @@
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
 ``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
-message on stderr naming what is wrong, exit status 2; the other queries
-are still answered.
+message on stderr naming what is wrong (outside text quoted with ``repr``),
+exit status 2; the other queries are still answered, and with ``--json`` a
+bad query gets an error object ``{"query", "error": {"field", "message"}}``
+in its place, so the output has one line per query (per input line with
+``-``). A table that is missing or damaged: exit status 1. Any argument that
+is not an option is a query, even one that starts with ``-``.
 """
 
 import argparse
@@ -16,24 +20,25 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
-from .api import advise_query, review_query, variant_of
+from .api import advise_query, review_query
 from .categories import NAMES_EN
+from .position import PositionError
 from .table import Table, TableError, decode, file_name
 
 DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
 
 
 class _Tables(dict[str, Table]):
-    """Tables loaded from a folder on first use, per variant."""
+    """Tables loaded from a folder on first lookup, per variant (``yacht.api`` looks up
+    the variant it parsed from the query)."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
 
-    def load(self, variant: str) -> None:
-        if variant in self:
-            return
+    def __missing__(self, variant: str) -> Table:
         path = self.folder / file_name(variant)
         try:
             data = path.read_bytes()
@@ -41,10 +46,8 @@ class _Tables(dict[str, Table]):
             raise TableError(
                 f"{path}: cannot read the {variant} table ({e.strerror}); build it with `python -m build_table`"
             ) from None
-        table = decode(data, source=str(path))
-        if table.variant != variant:
-            raise TableError(f"{path}: holds the {table.variant} table, expected {variant}")
-        self[variant] = table
+        self[variant] = table = decode(data, source=str(path), variant=variant)
+        return table
 
 
 def _fmt_keep(keep: list[int]) -> str:
@@ -116,31 +119,43 @@ def render_review(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _queries(args: list[str]) -> Iterable[str]:
+def _queries(args: list[str]) -> Iterable[tuple[str, str | None]]:
+    """Each query with where it came from: ``(text, None)`` for an argument,
+    ``(line, "line N")`` for standard input (blank lines included, so that every
+    input line gets its answer)."""
     for arg in args:
         if arg == "-":
-            for line in sys.stdin:
-                if line.strip():
-                    yield line.strip()
+            for number, line in enumerate(sys.stdin, 1):
+                yield line.rstrip("\r\n"), f"line {number}"
         else:
-            yield arg
+            yield arg, None
 
 
 def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_text) -> int:
-    """Answer each query (``answer(query, tables)``), printing JSON lines or text."""
+    """Answer each query (``answer(query, tables)``), printing JSON lines or text.
+
+    A bad query: its message on stderr (and, with ``as_json``, an error object on
+    stdout in its place); the others are still answered and the status is 2. A
+    table that cannot be loaded stops everything with status 1.
+    """
     tables = _Tables(folder)
     status = 0
     first = True
-    for query in _queries(queries):
+    for query, origin in _queries(queries):
         try:
-            tables.load(variant_of(query))
+            if origin is not None and not query.strip():
+                raise PositionError("query", "blank line (a new game before its first roll is r=0)")
             result = answer(query, tables)
         except TableError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
         except ValueError as e:  # PositionError, GameError
-            print(f"error: {query!r}: {e}", file=sys.stderr)
+            where = f"{origin}: " if origin else ""
+            print(f"error: {where}{query!r}: {e}", file=sys.stderr)
             status = 2
+            if as_json:
+                field = getattr(e, "field", "query")
+                print(json.dumps({"query": query, "error": {"field": field, "message": str(e)}}), flush=True)
             continue
         if as_json:
             print(json.dumps(result, ensure_ascii=False), flush=True)
@@ -148,6 +163,36 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
             print(("" if first else "\n") + render_text(result), flush=True)
         first = False
     return status
+
+
+OPTIONS: Final = ("--json", "--tables", "-h", "--help")
+"""The options of both commands; any other argument, even one that starts with ``-``, is a query."""
+
+
+def _queries_last(argv: list[str]) -> list[str]:
+    """``argv`` with every argument that is not an option moved after ``--``, so a
+    query such as ``-1?d=12345&r=1`` is never taken for an option."""
+    if not argv or argv[0] not in ("advise", "review"):
+        return argv
+    options, queries = [argv[0]], []
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg == "--":
+            queries.extend(rest)
+        elif arg in OPTIONS or arg.startswith("--tables="):
+            options.append(arg)
+            if arg == "--tables":
+                options.append(next(rest, ""))
+        else:
+            queries.append(arg)
+    return [*options, "--", *queries] if queries else options
+
+
+def _folder(text: str) -> Path:
+    """The ``--tables`` folder; an empty name is an error, not the current folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("is empty: name the folder of the table files")
+    return Path(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,11 +217,17 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
         sub.add_argument(
             "--tables",
-            type=Path,
-            default=Path(os.environ.get("YACHT_TABLES", DEFAULT_TABLES)),
+            type=_folder,
+            default=None,
             help="folder of the table files (default: $YACHT_TABLES or public/tables)",
         )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_queries_last(sys.argv[1:] if argv is None else argv))
+    if args.tables is None:
+        env = os.environ.get("YACHT_TABLES")
+        if env == "":
+            print("error: YACHT_TABLES is set but empty: name the folder of the tables, or unset it", file=sys.stderr)
+            return 2
+        args.tables = DEFAULT_TABLES if env is None else Path(env)
     answer, render_text = (advise_query, render) if args.command == "advise" else (review_query, render_review)
     try:
         return run_queries(args.queries, args.json, args.tables, answer, render_text)

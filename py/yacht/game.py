@@ -108,7 +108,9 @@ def _parse_turn(part: str, where: str) -> Turn:
         if len(dice) != N_DICE:
             raise GameError("h", f"{where}: {dice!r} is not five dice")
     for keep in keeps:
-        if len(keep) >= N_DICE:
+        if len(keep) > N_DICE:
+            raise GameError("h", f"{where}: keep {keep!r} has {len(keep)} dice; a roll has {N_DICE}")
+        if len(keep) == N_DICE:
             raise GameError("h", f"{where}: keeping all five dice is not a reroll; score a category instead")
     return Turn(
         rolls=tuple(tuple(int(c) for c in d) for d in rolls),

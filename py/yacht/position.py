@@ -11,11 +11,14 @@
        is then only checked, not used.
 ``v``  ``strict`` for the strict rules; ``official`` or absent: the official.
 
-Parameters may come in any order, each at most once (a malformed part is
-reported under the field name ``query``); names and values may be
-percent-encoded; a leading ``?`` or a whole URL is accepted. A full sheet is a
-valid position (the game is over). Every bad input raises ``PositionError``
-whose message names the field and the reason.
+Parameters may come in any order, each at most once (a malformed part or an
+unknown name is reported under the field name ``query``); names and values
+may be percent-encoded; a leading ``?`` or a whole URL is accepted (its
+``#fragment`` is not part of the query); whitespace around the whole query is
+ignored. A full sheet is a valid position with r = 0 (the game is over; no
+roll can follow). Every bad input raises ``PositionError`` whose message
+names the field and the reason; text from the input is quoted with ``repr``,
+so a message never carries a control character.
 """
 
 import re
@@ -62,9 +65,11 @@ class Position:
 
 def split_query(query: str, known: tuple[str, ...] = PARAMETERS) -> dict[str, str]:
     """The parameters of a query string (or URL), each at most once and all ``known``."""
+    query = query.split("#", 1)[0]  # a fragment is not part of the query, whatever it holds
     if "?" in query:
         query = query.split("?", 1)[1]
-    query = query.split("#", 1)[0]
+    elif "://" in query:  # a whole URL without a query: the empty query
+        query = ""
     params: dict[str, str] = {}
     for part in query.split("&"):
         if not part:
@@ -75,7 +80,7 @@ def split_query(query: str, known: tuple[str, ...] = PARAMETERS) -> dict[str, st
         if not name:
             raise PositionError("query", f"{part!r} has no parameter name")
         if name not in known:
-            raise PositionError(name, f"unknown parameter (known: {', '.join(known)})")
+            raise PositionError("query", f"unknown parameter {name!r} (known: {', '.join(known)})")
         if name in params:
             raise PositionError(name, "given more than once")
         params[name] = value
@@ -137,12 +142,15 @@ def parse_query(query: str) -> Position:
     if "d" in params:
         text = params["d"]
         if len(text) != N_DICE:
-            raise PositionError("d", f"expected {N_DICE} dice, got {len(text)} characters in {text!r}")
+            count = f"{len(text)} character{'s' * (len(text) != 1)}"
+            raise PositionError("d", f"expected {N_DICE} dice, got {count} in {text!r}")
         if not _DICE_RE.fullmatch(text):
             raise PositionError("d", f"{text!r}: each die is a digit 1–6")
         dice = tuple(int(ch) for ch in text)
     elif roll > 0:
         raise PositionError("d", f"missing: the dice are needed for r={roll}")
+    if roll > 0 and all(v is not None for v in sheet):
+        raise PositionError("r", f"the sheet is full (the game is over): there is no roll {roll} to advise on")
     return Position(sheet=sheet, dice=dice, roll=roll, variant=variant)
 
 

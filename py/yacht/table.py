@@ -35,8 +35,11 @@ Q[l, j − 1]``, ``D[l, 0] = Q[l, 0]``), then the result along the lower mask
 (``D[l, j] − D[l − 1, j]``, row 0 kept): decoding is a cumulative sum
 along ``l`` then along ``j``. The concatenated numbers are little-endian
 int32, byte-shuffled (all first bytes, then all second bytes, …) and
-deflated at level 9. A reader MUST verify the checksum, the decompressed
-length (``4 × count``) and ``count`` before using any value.
+deflated at level 9. A reader MUST verify the checksum, the type and value of
+every header field (``scale`` a JSON integer 1–2²⁴, the header at most 1,024
+bytes), and the decompressed length (``4 × count``, inflating no more than
+that) before using any value, and SHOULD check each decoded value against the
+most its state could still score.
 
 Writing is deterministic: the same Ẽ gives the same bytes.
 """
@@ -51,8 +54,8 @@ from typing import Final
 
 import numpy as np
 
-from .categories import FULL_MASK, N_CATEGORIES, N_UPPER
-from .rules import VARIANTS
+from .categories import BONUS_POINTS, FULL_MASK, N_CATEGORIES, N_UPPER
+from .rules import VARIANTS, Variant, possible_scores
 from .states import N_MASKS, N_NU, REACHABLE, REACHABLE_BY_UPPER
 
 MAGIC: Final = b"\x89YACHT\r\n"
@@ -61,6 +64,11 @@ LAYOUT: Final = "upper-lower-nu"
 ENCODING: Final = "i4-delta2d-shuffle-deflate"
 SCALE: Final = 1 << 17
 """Fixed-point scale: values are stored to within 2^-18 ≈ 3.8e-6."""
+
+MAX_SCALE: Final = 1 << 24
+"""The largest scale a reader accepts (values times the scale must fit the int64 sums)."""
+MAX_HEADER_SIZE: Final = 1024
+"""The longest header a reader accepts, in bytes (a version-1.0 header takes about 110)."""
 
 _STORED: Final = REACHABLE.copy()
 _STORED[FULL_MASK] = False
@@ -149,8 +157,15 @@ def encode(variant: str, tilde: np.ndarray) -> bytes:
     return body + hashlib.sha256(body).digest()
 
 
-def decode(data: bytes, *, source: str = "table") -> Table:
-    """Read and verify a table file. Raises ``TableError`` naming ``source`` and the fault."""
+def decode(data: bytes, *, source: str = "table", variant: str | None = None) -> Table:
+    """Read and verify a table file; with ``variant``, it must hold that variant's table.
+
+    Everything in the file is treated as untrusted input: the checksum, every header
+    field's type and range, the decompressed size (never more than ``4 × count`` bytes
+    are inflated) and every decoded value (``0 ≤ Ẽ ≤`` the most the free categories
+    and the bonus could still score) are checked. Raises ``TableError`` naming
+    ``source`` and the fault.
+    """
     fixed = len(MAGIC) + 2 + 4
     if len(data) < len(MAGIC) or data[: len(MAGIC)] != MAGIC:
         raise TableError(f"{source}: not a Yacht table file (bad magic bytes)")
@@ -163,36 +178,85 @@ def decode(data: bytes, *, source: str = "table") -> Table:
     if hashlib.sha256(body).digest() != digest:
         raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
     (header_len,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
+    if header_len > MAX_HEADER_SIZE:
+        raise TableError(f"{source}: header length {header_len} is over the limit of {MAX_HEADER_SIZE} bytes")
     if len(body) < fixed + header_len:
         raise TableError(f"{source}: header length {header_len} runs past the end of the file")
-    try:
-        header = json.loads(data[fixed : fixed + header_len].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise TableError(f"{source}: unreadable header ({e})") from None
-    if not isinstance(header, dict):
-        raise TableError(f"{source}: header is not a JSON object")
-    expected = {"layout": LAYOUT, "encoding": ENCODING, "count": STORED_COUNT}
-    for key, value in expected.items():
-        if header.get(key) != value:
-            raise TableError(f"{source}: header {key} is {header.get(key)!r}, expected {value!r}")
-    variant, scale = header.get("variant"), header.get("scale")
-    if variant not in VARIANTS:
-        raise TableError(f"{source}: unknown variant {variant!r}")
-    if not isinstance(scale, int) or scale <= 0:
-        raise TableError(f"{source}: bad scale {scale!r}")
-    payload = body[fixed + header_len :]
-    try:
-        shuffled = zlib.decompress(payload)
-    except zlib.error as e:
-        raise TableError(f"{source}: payload does not decompress ({e})") from None
-    if len(shuffled) != 4 * STORED_COUNT:
-        raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {4 * STORED_COUNT}")
-    deltas = np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
+    header_variant, scale = _read_header(data[fixed : fixed + header_len], source)
+    if variant is not None and header_variant != variant:
+        raise TableError(f"{source}: holds the {header_variant} table, expected {variant}")
+    deltas = _inflate(body[fixed + header_len :], source)
     column_lengths, permutation, row_lengths, flat = _decode_plan()
     along_masks = _segmented_cumsum(deltas.astype(np.int64), column_lengths)
     quantized = _segmented_cumsum(along_masks[permutation], row_lengths)
+    bound = np.repeat(_max_future(VARIANTS[header_variant]), N_NU)[flat] * scale
+    bad = np.flatnonzero((quantized < 0) | (quantized > bound + 1))
+    if bad.size:
+        mask, nu = divmod(int(flat[bad[0]]), N_NU)
+        raise TableError(
+            f"{source}: {bad.size} stored values out of range, first at mask {mask}, ν {nu}: "
+            f"{quantized[bad[0]] / scale:.6g} (possible: 0–{bound[bad[0]] / scale:g})"
+        )
     tilde = np.full(N_MASKS * N_NU, np.nan)
     tilde[flat] = quantized / scale
     tilde = tilde.reshape(N_MASKS, N_NU)
     tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
-    return Table(variant=variant, tilde=tilde)
+    return Table(variant=header_variant, tilde=tilde)
+
+
+def _read_header(raw: bytes, source: str) -> tuple[str, int]:
+    """The header's (variant, scale), after checking every field's type and value."""
+    try:
+        header = json.loads(raw.decode())
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise TableError(f"{source}: unreadable header ({type(e).__name__}: {str(e)[:80]})") from None
+    if not isinstance(header, dict):
+        raise TableError(f"{source}: header is not a JSON object")
+    for key, kind in (("variant", str), ("layout", str), ("encoding", str), ("scale", int), ("count", int)):
+        value = header.get(key)
+        if type(value) is not kind:  # exact: a JSON true is not the integer 1
+            raise TableError(f"{source}: header {key} is {_shown(value)}, expected a JSON {kind.__name__}")
+    expected = {"layout": LAYOUT, "encoding": ENCODING, "count": STORED_COUNT}
+    for key, value in expected.items():
+        if header[key] != value:
+            raise TableError(f"{source}: header {key} is {_shown(header[key])}, expected {value!r}")
+    if header["variant"] not in VARIANTS:
+        raise TableError(f"{source}: unknown variant {_shown(header['variant'])} (known: {', '.join(VARIANTS)})")
+    if not 1 <= header["scale"] <= MAX_SCALE:
+        raise TableError(f"{source}: header scale is {_shown(header['scale'])}, expected 1–{MAX_SCALE}")
+    return header["variant"], header["scale"]
+
+
+def _shown(value: object) -> str:
+    """A header value as a message shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _inflate(payload: bytes, source: str) -> np.ndarray:
+    """The payload's int32 deltas, inflating no more than the ``4 × count`` bytes promised."""
+    expected = 4 * STORED_COUNT
+    inflater = zlib.decompressobj()
+    try:
+        shuffled = inflater.decompress(payload, expected)
+        if len(shuffled) == expected and not inflater.eof:
+            shuffled += inflater.decompress(inflater.unconsumed_tail, 1)
+    except zlib.error as e:
+        raise TableError(f"{source}: payload does not decompress ({e})") from None
+    if len(shuffled) > expected:
+        raise TableError(f"{source}: payload holds more than the {expected} bytes the header promises")
+    if len(shuffled) < expected or not inflater.eof:
+        raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {expected}")
+    if inflater.unused_data:
+        raise TableError(f"{source}: {len(inflater.unused_data)} bytes follow the payload")
+    return np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
+
+
+@cache
+def _max_future(variant: Variant) -> np.ndarray:
+    """(4096,) int64: the most the free categories of each mask could still score, plus
+    the bonus while an upper category is free — an upper bound of Ẽ(mask, ·)."""
+    most = np.array([scores[-1] for scores in possible_scores(variant)], dtype=np.int64)
+    free = (~np.arange(N_MASKS)[:, None] >> np.arange(N_CATEGORIES)) & 1
+    upper_free = (free[:, :N_UPPER].any(axis=1)).astype(np.int64)
+    return free @ most + BONUS_POINTS * upper_free

@@ -240,7 +240,9 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
 @pytest.fixture(scope="session")
 def tables() -> dict[str, Table]:
     """The tables the page serves, decoded by CPython."""
-    return {v: decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v)) for v in VARIANTS}
+    return {
+        v: decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v), variant=v) for v in VARIANTS
+    }
 
 
 @pytest.fixture(scope="session")

@@ -58,6 +58,8 @@ export function renderError() {
     const steps = t("steps");
     const step = Object.hasOwn(steps, store.loadError.step) ? steps[store.loadError.step] : store.loadError.step;
     text.textContent = t("loadFailed", step, store.loadError.message);
+    $("#error-message").textContent = store.loadError.details ?? "";
+    details.hidden = !store.loadError.details; // what the runtime itself said, folded
     box.hidden = false;
     return true;
   }

@@ -1,0 +1,83 @@
+"""The page when what it loads is missing, damaged or the wrong file: each case ends in a clear
+message naming the step and the file, with Retry that recovers once the file is right again."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import PUBLIC
+from .page_helpers import assert_same_advice, control, wait_for_advice
+
+pytestmark = pytest.mark.browser
+
+NUMPY_WHEEL = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
+
+
+def expect_load_error(page: Page, *texts: str) -> None:
+    expect(page.locator("html")).to_have_attribute("data-state", "error")
+    error = page.get_by_test_id("error")
+    for text in texts:
+        expect(error).to_contain_text(text)
+    expect(control(page, "button", "Retry")).to_be_visible()
+
+
+def retry_gets_advice(page: Page, query: str, cpython) -> None:
+    control(page, "button", "Retry").click()
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    wait_for_advice(page, query)
+    expect(page.get_by_test_id("error")).to_be_hidden()
+    assert_same_advice(page, cpython(query))
+
+
+def test_the_strict_table_served_as_the_official_one_is_refused(fresh_page: Page, server, cpython) -> None:
+    """Once shown: 225.3394 (strict) under "Official" for d=66666&r=3 (225.3611 is right)."""
+    page, query = fresh_page, "s=,,,,,,,,,,,&d=66666&r=3"
+    strict = (PUBLIC / "tables" / "yacht-strict.table").read_bytes()
+    with server.replace("/tables/yacht-official.table", strict):
+        page.goto(server.url(f"index.html?{query}"))
+        expect_load_error(page, "Could not load the advisor (Table)", "holds the strict table, expected official")
+        expect(page.locator("[data-testid=option]")).to_have_count(0)
+    retry_gets_advice(page, query, cpython)
+
+
+@pytest.mark.parametrize(("status", "body"), [(404, None), (500, None), (200, "truncated")])
+def test_a_missing_or_damaged_runtime_is_named_not_loading_forever(
+    fresh_page: Page, server, cpython, status: int, body: str | None
+) -> None:
+    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    path = "/pyodide/pyodide.asm.wasm"
+    if body == "truncated":
+        whole = (PUBLIC / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        failure, reason = server.replace(path, whole[: len(whole) // 3]), "pyodide.asm.wasm: "
+    else:
+        failure, reason = server.fail(path, status), f"pyodide.asm.wasm: HTTP {status}"
+    with failure:
+        page.goto(server.url(f"index.html?{query}"))
+        expect_load_error(page, "Could not load the advisor (Python runtime (Pyodide))", reason)
+        expect(page.locator("#steps")).to_contain_text("Python runtime (Pyodide): failed")
+    retry_gets_advice(page, query, cpython)
+
+
+def test_a_numpy_wheel_that_fails_gives_a_plain_message_with_the_details_folded(
+    fresh_page: Page, server, cpython
+) -> None:
+    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    with server.fail(f"/pyodide/{NUMPY_WHEEL}", 503):
+        page.goto(server.url(f"index.html?{query}"))
+        expect_load_error(page, "(NumPy)", f"{NUMPY_WHEEL}: NumPy could not be loaded (Failed to fetch)")
+        shown = page.get_by_test_id("error").inner_text()
+        assert "micropip" not in shown and "Traceback" not in shown
+        details = page.locator("#error-details")
+        expect(details).to_be_visible()
+        expect(details.locator("pre")).to_be_hidden()  # folded until asked for
+        details.locator("summary").click()
+        expect(details.locator("pre")).to_contain_text("No module named 'numpy'")
+    retry_gets_advice(page, query, cpython)
+
+
+def test_a_damaged_package_wheel_names_the_file(fresh_page: Page, server, cpython) -> None:
+    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    with server.replace("/py/yacht_advisor-0.1.0-py3-none-any.whl", b"PK\x03\x04 not really a zip"):
+        page.goto(server.url(f"index.html?{query}"))
+        expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
+        assert "Traceback" not in page.get_by_test_id("error").inner_text()
+    retry_gets_advice(page, query, cpython)
