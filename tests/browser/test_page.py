@@ -267,6 +267,7 @@ def test_a_variant_change_clears_scores_the_new_rules_cannot_give(page: Page, se
 
 def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
     open_page(page, server)
+    page.evaluate("document.activeElement?.blur()")  # keys go to the page, not a control left focused
     for key in "31366":
         page.keyboard.press(key)
     assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=1"

@@ -61,7 +61,7 @@ def position_queries(rng: random.Random) -> list[str]:
     for i in range(40):
         variant = rng.choice(["official", "strict"])
         sheet = random_sheet(rng, variant, rng.randint(0, N_CATEGORIES))
-        roll = rng.randint(0, 3)
+        roll = rng.randint(0, 3) if None in sheet else 0  # a full sheet has no roll to advise on
         parts = []
         if any(v is not None for v in sheet) or rng.random() < 0.5:
             parts.append(f"s={sheet_text(sheet)}")
