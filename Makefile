@@ -13,6 +13,8 @@ EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 # Games per variant of the duel in `make bench` (about 0.4 s a game on one core).
 DUEL_GAMES ?= 1000
 
+NODE_BIN := node_modules/.bin
+
 .PHONY: serve test bench tables site advise lint chromium clean
 
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
@@ -21,10 +23,15 @@ serve: site
 	$(PY) web/serve.py $(PORT)
 
 # Every test: lint, the core and CLI tests, the browser tests.
-test: site chromium
+test: site chromium lint
+	$(PY) -m pytest
+
+# Lint and format checks: ruff for Python; ESLint and Prettier (pinned in package.json) for JavaScript.
+lint: $(VENV)/.installed node_modules/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest
+	$(NODE_BIN)/eslint --max-warnings 0 .
+	$(NODE_BIN)/prettier --check .
 
 bench: site chromium
 	$(PY) bench/bench_core.py
@@ -39,8 +46,13 @@ advise: $(TABLES)
 
 tables: $(TABLES)
 
-site: $(TABLES) $(VENV)/.installed
+site: $(TABLES) $(VENV)/.installed node_modules/.installed
 	$(PY) web/build_site.py
+
+# The npm packages pinned in package-lock.json: Pyodide (copied into the site), ESLint, Prettier.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 $(TABLES) &: $(CORE) $(VENV)/.installed
 	$(PY) -m build_table
@@ -52,7 +64,8 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # A headless Chromium for Playwright: Debian's package (Playwright's own
-# download cannot reach its host from our machines).
+# download cannot reach its host from our machines), and a Japanese font
+# (Debian's fonts-noto-cjk) so the Japanese page's screenshots are readable.
 chromium:
 	@if command -v chromium >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -60,6 +73,14 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else \
 		echo "No chromium found: install Debian's 'chromium' package or run '$(PY) -m playwright install chromium'"; \
+	fi
+	@if ! command -v dpkg >/dev/null 2>&1 || dpkg -s fonts-noto-cjk >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's fonts-noto-cjk for the Japanese screenshots"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null \
+			|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null); \
+	else \
+		echo "No Japanese font: install Debian's 'fonts-noto-cjk' package for readable Japanese screenshots"; \
 	fi
 
 clean:

@@ -4,7 +4,8 @@
 
 Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
 
-1. The page: the files of ``WEB_FILES`` from ``web/`` to ``public/``.
+1. The page: the files of ``WEB_FILES`` and every module of ``web/app/`` from
+   ``web/`` to ``public/``.
 2. The runtime: Pyodide from ``node_modules/pyodide`` (the exact version
    pinned in ``package.json``; ``npm ci`` is run when it is missing) to
    ``public/pyodide/``: only the core files ``loadPyodide`` fetches from its
@@ -79,7 +80,6 @@ from yacht.table import file_name  # noqa: E402
 
 WEB_FILES: Final = (
     "index.html",
-    "app.js",
     "worker.js",
     "snapshot.js",
     "style.css",
@@ -88,6 +88,15 @@ WEB_FILES: Final = (
     "bare-worker.js",
 )
 """The page (index.html …), its service worker and the benchmark's bare Pyodide + NumPy page (bare*)."""
+
+APP_DIR: Final = "app"
+"""The page's ES modules (``web/app/*.js``, entry ``main.js``): every one is copied and precached."""
+
+
+def app_modules() -> list[str]:
+    """The page's modules as paths relative to ``web/`` (and ``public/``), sorted."""
+    return sorted(f"{APP_DIR}/{path.name}" for path in (WEB / APP_DIR).glob("*.js"))
+
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
 """What ``loadPyodide`` fetches from its indexURL (the stdlib and the lock file come from runtime/)."""
@@ -138,8 +147,12 @@ def json_bytes(value: object) -> bytes:
 
 
 def copy_page() -> None:
-    for name in WEB_FILES:
+    modules = app_modules()
+    for name in (*WEB_FILES, *modules):
         write_if_changed(PUBLIC / name, (WEB / name).read_bytes())
+    for stale in (PUBLIC / APP_DIR).glob("*.js"):  # a module renamed or removed since the last build
+        if f"{APP_DIR}/{stale.name}" not in modules:
+            stale.unlink()
 
 
 # 2. The runtime ----------------------------------------------------------------------------------
@@ -464,21 +477,13 @@ def write_app_files() -> None:
 # 8. The offline cache's list -------------------------------------------------------------------
 
 PRECACHE_FILE: Final = "precache.js"
-PAGE_FILES: Final = (
-    "app.js",
-    "worker.js",
-    "snapshot.js",
-    "style.css",
-    "rules.json",
-    "build.json",
-    "manifest.webmanifest",
-)
+PAGE_FILES: Final = ("worker.js", "snapshot.js", "style.css", "rules.json", "build.json", "manifest.webmanifest")
 
 
 def precache_urls(build: dict, runtime: dict) -> dict[str, Path]:
     """Each URL the service worker precaches (relative to public/) and the file it serves."""
     urls = {"./": PUBLIC / "index.html"}
-    for name in (*PAGE_FILES, *(icon for icon, *_ in ICONS)):
+    for name in (*PAGE_FILES, *app_modules(), *(icon for icon, *_ in ICONS)):
         urls[name] = PUBLIC / name
     for name in PYODIDE_FILES:
         urls[f"pyodide/{name}"] = PUBLIC / "pyodide" / name

@@ -196,15 +196,26 @@ def shared_context(browser: Browser) -> Iterator[BrowserContext]:
     context.close()
 
 
-@pytest.fixture
-def page(shared_context: BrowserContext) -> Iterator[Page]:
-    """A new page in the shared context; the test fails on any uncaught script error."""
+@pytest.fixture(scope="module")
+def one_page(shared_context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
+    """One page for a whole test module, so Pyodide loads once per module: (the page, the dialogs
+    and script errors it showed). Tests move it to their link with ``page_helpers.open_page`` or
+    ``visit`` (as Back or Forward opens a history entry), not by loading it again."""
     page = shared_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
+    events: list[str] = []
+    page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.on("pageerror", lambda error: events.append(f"error: {error}"))
+    yield page, events
     page.close()
-    assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(one_page: tuple[Page, list[str]]) -> Iterator[Page]:
+    """The module's page (see ``one_page``); the test fails on any uncaught script error or dialog."""
+    page, events = one_page
+    seen = len(events)
+    yield page
+    assert events[seen:] == [], f"script errors or dialogs on the page: {events[seen:]}"
 
 
 @pytest.fixture

@@ -8,12 +8,29 @@ from playwright.sync_api import Page, expect
 from yacht.categories import NAMES_EN
 
 TOLERANCE = 1e-4
+TIE = 1e-9
+"""Options whose expected scores differ by at most this are tied (the page's verdict.js)."""
 
 
-def open_page(page: Page, server, query: str = "") -> None:
-    """Open the page (``query``: a URL query without ``?``) and wait until the advisor is ready."""
-    page.goto(server.url("index.html" + (f"?{query}" if query else "")))
+def open_page(page: Page, server, query: str = "", *, load: bool = False) -> None:
+    """Open the page at ``query`` (a URL query without ``?``) and wait until the advisor is ready.
+
+    A page that already runs the advisor is moved to the link as Back or Forward would (``visit``):
+    Pyodide does not load again. ``load``: load the page afresh (to test what loading does)."""
+    if load or not page.url.startswith(server.url()) or page.locator("html").get_attribute("data-state") != "ready":
+        page.goto(server.url("index.html" + (f"?{query}" if query else "")))
+    else:
+        visit(page, server, query)
     expect(page.locator("html")).to_have_attribute("data-state", "ready")
+
+
+def visit(page: Page, server, query: str) -> None:
+    """Open the link of ``query``: loaded the first time; after that as Back or Forward opens a
+    history entry (the page reads its URL as at a load, and Pyodide need not load again)."""
+    if not page.url.startswith(server.url()):
+        open_page(page, server, query)
+        return
+    page.evaluate("q => { history.pushState(null, '', '?' + q); dispatchEvent(new PopStateEvent('popstate')); }", query)
 
 
 def shown_query(page: Page) -> str:
@@ -49,7 +66,7 @@ def option_key(option: dict) -> tuple:
     return ("category", option["category"])
 
 
-def assert_same_advice(page: Page, expected: dict) -> None:
+def assert_same_advice(page: Page, expected: dict, names: tuple[str, ...] = NAMES_EN) -> None:
     """The page shows the options of ``expected`` (CPython's answer), values within TOLERANCE.
 
     Options are compared as a set keyed by keep or category (ties may be ranked either
@@ -62,13 +79,38 @@ def assert_same_advice(page: Page, expected: dict) -> None:
         want = by_key[option_key(option)]
         assert option["expected"] == pytest.approx(want["expected"], abs=TOLERANCE), option
         if "category" in want and option["keep"] is not None:  # keeping all five: stop and score
-            assert NAMES_EN[want["category"]] in option["text"]
-    assert [o["rank"] for o in shown] == list(range(1, len(shown) + 1))
+            assert names[want["category"]] in option["text"]
+    # Ranks as in sports: tied options (within TIE) share one, the next is counted past them.
     values = [o["expected"] for o in shown]
     assert all(a >= b - TOLERANCE for a, b in itertools.pairwise(values))
+    assert [o["rank"] for o in shown] == [1 + sum(v - w > TIE for v in values) for w in values]
     summary = float(page.locator("#summary").get_attribute("data-expected"))
     assert summary == pytest.approx(expected["expected"], abs=TOLERANCE)
 
 
 def control(page: Page, role: str, name: str):
     return page.get_by_role(role, name=name, exact=True)
+
+
+# The scoresheet: one cell per category (data-testid="cell"), a picker under it -------------------
+
+
+def cell(page: Page, category: int):
+    return page.locator(f"[data-testid=cell][data-category='{category}']")
+
+
+def set_cell(page: Page, category: int, value: int | None) -> None:
+    """Write ``value`` (None: empty) in a category: tap its cell, then the value in the picker."""
+    cell(page, category).click()
+    page.locator(f"#picker-values button[data-value='{'' if value is None else value}']").click()
+    expect(page.locator("#picker")).to_be_hidden()
+
+
+def expect_cell(page: Page, category: int, value: int | None) -> None:
+    expect(cell(page, category)).to_have_attribute("data-value", "" if value is None else str(value))
+
+
+def score_on_sheet(page: Page, category: int, name: str, points: int) -> None:
+    """Score the dice shown in a category from the sheet: its cell, then "Score N in Name"."""
+    cell(page, category).click()
+    control(page, "button", f"Score {points} in {name}").click()

@@ -11,11 +11,23 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import N_CATEGORIES, NAMES_EN, NAMES_JA
+from yacht.categories import N_CATEGORIES, NAMES_JA
+from yacht.dice import roll_index
 from yacht.position import PositionError, parse_query
-from yacht.rules import VARIANTS, possible_scores
+from yacht.rules import VARIANTS, possible_scores, score_table
 
-from .page_helpers import assert_same_advice, control, open_page, page_options, url_query, wait_for_advice
+from .page_helpers import (
+    assert_same_advice,
+    cell,
+    control,
+    expect_cell,
+    open_page,
+    page_options,
+    score_on_sheet,
+    set_cell,
+    url_query,
+    wait_for_advice,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +40,9 @@ def enter_position(page: Page, query: str) -> None:
     variant = position.variant.name
     control(page, "radio", variant.capitalize()).check()
     for c, value in enumerate(position.sheet):
-        select = control(page, "combobox", NAMES_EN[c])
         text = "" if value is None else str(value)
-        if select.input_value() != text:
-            select.select_option(text)
+        if cell(page, c).get_attribute("data-value") != text:
+            set_cell(page, c, value)
     slots = page.locator("#slots button")
     if position.roll == 0 or position.dice is None:
         if slots.count():
@@ -87,7 +98,7 @@ def test_loading_ends_ready_and_the_page_is_usable_meanwhile(fresh_page: Page, s
         for die in (2, 2, 5, 5, 5):
             control(page, "button", f"Add {die}").click()
         control(page, "radio", "Roll 2").check()
-        control(page, "combobox", "Sixes").select_option("24")
+        set_cell(page, 5, 24)
         assert url_query(page) == "s=,,,,,24,,,,,,&d=22555&r=2"
         expect(control(page, "button", "Remove die 1 (2)")).to_be_visible()
         expect(page.locator("#summary")).to_have_text("Advice appears here once the advisor has loaded.")
@@ -152,7 +163,7 @@ def test_a_link_opens_its_position_and_advice(page: Page, server, cpython, query
     assert_same_advice(page, expected)
     position = parse_query(query)
     for c, value in enumerate(position.sheet):
-        expect(control(page, "combobox", NAMES_EN[c])).to_have_value("" if value is None else str(value))
+        expect_cell(page, c, value)
     for i, die in enumerate(position.dice or ()):
         expect(control(page, "button", f"Remove die {i + 1} ({die})")).to_be_visible()
     for roll in (1, 2, 3):
@@ -192,13 +203,13 @@ def test_edits_update_the_advice_and_the_url(page: Page, server, cpython) -> Non
     check("s=3,,9,,,18,,,,,30,&d=44665&r=2")
     control(page, "radio", "Roll 3").check()
     check("s=3,,9,,,18,,,,,30,&d=44665&r=3")
-    control(page, "combobox", "Choice").select_option("25")
+    set_cell(page, 6, 25)
     check("s=3,,9,,,18,25,,,,30,&d=44665&r=3")
     control(page, "radio", "Strict").check()
     check("s=3,,9,,,18,25,,,,30,&d=44665&r=3&v=strict")
     control(page, "radio", "Roll 1").check()
     check("s=3,,9,,,18,25,,,,30,&d=44665&r=1&v=strict")
-    control(page, "combobox", "Aces").select_option("")
+    set_cell(page, 0, None)
     check("s=,,9,,,18,25,,,,30,&d=44665&r=1&v=strict")
 
 
@@ -207,21 +218,42 @@ def test_the_sheet_offers_only_possible_scores_and_previews_the_dice(page: Page,
     for variant in ("official", "strict"):
         control(page, "radio", variant.capitalize()).check()
         allowed = possible_scores(VARIANTS[variant])
+        points = score_table(VARIANTS[variant])[roll_index((3, 3, 3, 5, 5))]
         for c in range(N_CATEGORIES):
-            values = control(page, "combobox", NAMES_EN[c]).locator("option").evaluate_all("o => o.map(x => x.value)")
-            assert values == ["", *map(str, allowed[c])]
+            cell(page, c).click()
+            values = page.locator("#picker-values button").evaluate_all("b => b.map(x => x.dataset.value)")
+            assert sorted(values) == sorted(["", *map(str, allowed[c])])
+            assert values[0] == str(points[c])  # these dice's points first
+            assert values[-1] == ""  # clearing the cell last
+            cell(page, c).click()  # closes the picker
+            expect(page.locator("#picker")).to_be_hidden()
     control(page, "radio", "Official").check()
-    row = page.locator("tr[data-category='8']")  # Full House: 3 3 3 5 5 = 19
-    expect(row.locator(".preview")).to_contain_text("→ 19")
-    expect(page.locator("tr[data-category='2'] .preview")).to_contain_text("→ 9")
-    control(page, "combobox", "Fours").select_option("16")
-    control(page, "combobox", "Sixes").select_option("30")
-    control(page, "combobox", "Fives").select_option("20")
+    expect(cell(page, 8).locator(".preview")).to_have_text("→ 19")  # Full House: 3 3 3 5 5 = 19
+    expect(cell(page, 2).locator(".preview")).to_have_text("→ 9")
+    set_cell(page, 3, 16)
+    set_cell(page, 5, 30)
+    set_cell(page, 4, 20)
     expect(page.locator("#subtotal")).to_have_text("66 / 63")
     expect(page.locator("#bonus")).to_have_text("+35")
     expect(page.locator("#total")).to_have_text("101")
-    control(page, "combobox", "Sixes").select_option("")
+    set_cell(page, 5, None)
     expect(page.locator("#bonus")).to_have_text("27 more for +35")
+
+
+def test_scoring_from_the_sheet_is_a_labelled_action(page: Page, server) -> None:
+    open_page(page, server, "s=,,,,,,,,,,,&d=66662&r=2")
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=2")
+    cell(page, 5).click()  # opening a cell scores nothing
+    expect(page.locator("#picker")).to_be_visible()
+    page.keyboard.press("Escape")  # closes it, the focus back on its cell
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(cell(page, 5)).to_be_focused()
+    cell(page, 5).click()
+    assert url_query(page) == "s=,,,,,,,,,,,&d=66662&r=2"
+    expect(page.locator("#picker-hint")).to_contain_text("This ends the turn now.")
+    expect(page.locator("#picker-hint")).to_contain_text("Scoring starts playing along")
+    control(page, "button", "Score 24 in Sixes").click()
+    wait_for_advice(page, "r=2&h=66662f")
 
 
 def test_a_variant_change_clears_scores_the_new_rules_cannot_give(page: Page, server) -> None:
@@ -229,12 +261,13 @@ def test_a_variant_change_clears_scores_the_new_rules_cannot_give(page: Page, se
     wait_for_advice(page, "s=,,,,,,,,5,,,&r=0")
     control(page, "radio", "Strict").check()
     wait_for_advice(page, "s=,,,,,,,,,,,&r=0&v=strict")
-    expect(control(page, "combobox", "Full House")).to_have_value("")
+    expect_cell(page, 8, None)
     expect(page.locator("#note")).to_have_text("Cleared Full House: not a possible score under these rules.")
 
 
 def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
     open_page(page, server)
+    page.evaluate("document.activeElement?.blur()")  # keys go to the page, not a control left focused
     for key in "31366":
         page.keyboard.press(key)
     assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=1"
@@ -265,10 +298,13 @@ def test_following_the_advice_plays_the_game_along(page: Page, server, cpython) 
     assert page.locator("#options").get_attribute("data-position") == "s=,,,,,,,,,,,&d=66662&r=2"
     assert_same_advice(page, cpython("s=,,,,,,,,,,,&d=66662&r=2"))
     # Scoring on the sheet stops the turn early: Sixes 24 is written, turn 2 waits for dice.
-    control(page, "button", "Score 24 in Sixes").click()
+    score_on_sheet(page, 5, "Sixes", 24)
     wait_for_advice(page, "h=56366-666-66662f")
-    expect(control(page, "combobox", "Sixes")).to_have_value("24")
-    expect(control(page, "combobox", "Sixes")).to_be_disabled()
+    expect_cell(page, 5, 24)
+    expect(page.locator("#sheet-locked")).to_be_visible()
+    cell(page, 5).click()  # while playing along the sheet follows the game: no values to pick
+    expect(page.locator("#picker-values")).to_be_hidden()
+    cell(page, 5).click()
     expect(page.locator("#slots button")).to_have_count(0)
     expect(page.locator("#summary")).to_contain_text("Turn 2: enter the five dice you rolled")
     expect(page.locator("#total")).to_have_text("24")
@@ -335,14 +371,11 @@ BAD_LINKS = [
 def test_a_bad_link_shows_the_cli_message_and_the_page_stays_usable(page: Page, server, query) -> None:
     with pytest.raises(PositionError) as raised:
         parse_query(query)
-    dialogs = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     open_page(page, server, query)
     error = page.get_by_test_id("error")
     expect(error).to_be_visible()
     expect(error).to_contain_text(str(raised.value))
     assert page.locator("main img").count() == 0
-    assert dialogs == []
     assert url_query(page) == query  # the link stays as it was until something is changed
     expect(page.get_by_test_id("option")).to_have_count(0)
     # Still usable: new dice give a valid position (what could be read of the link is kept:
@@ -385,8 +418,10 @@ def test_every_control_has_a_role_and_a_name(page: Page, server) -> None:
     assert unnamed == [], tree
     for name in ("Share", "New game", "Clear dice", "Delete last", "English", "日本語", "Score Choice", "Undo", "Redo"):
         expect(control(page, "button", name)).to_be_visible()
-    for name in ("Roll for me", "Review", "Score 8 in Fours"):
+    for name in ("Roll for me", "Review"):
         expect(control(page, "button", name)).to_be_visible()
+    cell(page, 3).click()
+    expect(control(page, "button", "Score 8 in Fours")).to_be_visible()
     for face in range(1, 7):
         expect(control(page, "button", f"Add {face}")).to_be_visible()
 
@@ -397,15 +432,15 @@ def test_japanese_comes_from_the_browser_and_the_switch_changes_it(make_context,
     open_page(page, server, "s=,,,,,,,,,,,&d=12345&r=3")
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     for c in range(N_CATEGORIES):
-        expect(control(page, "combobox", NAMES_JA[c])).to_be_visible()
+        expect(cell(page, c).locator(".name")).to_have_text(NAMES_JA[c])
     expect(control(page, "button", "日本語")).to_have_attribute("aria-pressed", "true")
     expect(page.get_by_test_id("option").first).to_contain_text("B.ストレート")
     control(page, "button", "English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    expect(control(page, "combobox", "Aces")).to_be_visible()
+    expect(cell(page, 0).locator(".name")).to_have_text("Aces")
     expect(page.get_by_test_id("option").first).to_contain_text("B.Straight")
     page.reload()  # the choice is remembered
-    expect(control(page, "combobox", "Aces")).to_be_visible()
+    expect(cell(page, 0).locator(".name")).to_have_text("Aces")
 
 
 def test_the_page_loads_nothing_from_other_hosts(fresh_page: Page, server) -> None:

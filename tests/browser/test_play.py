@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,7 +17,17 @@ from yacht.dice import roll_index
 from yacht.game import CATEGORY_LETTERS, GameError, parse_game, replay
 from yacht.rules import VARIANTS, score_table
 
-from .page_helpers import assert_same_advice, control, open_page, url_query, wait_for_advice
+from .page_helpers import (
+    assert_same_advice,
+    cell,
+    control,
+    expect_cell,
+    open_page,
+    score_on_sheet,
+    url_query,
+    visit,
+    wait_for_advice,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -174,10 +183,10 @@ def test_a_scripted_game_of_twelve_turns_and_its_review_match_the_cli(page: Page
                 control(page, "button", f"Score {NAMES_EN[category]}").click()
             else:
                 dice = record[-5:]  # the record ends with the dice just rolled
-                control(page, "button", f"Score {points(dice, category)} in {NAMES_EN[category]}").click()
+                score_on_sheet(page, category, NAMES_EN[category], points(dice, category))
             record = next(records)
             wait_for_advice(page, record)
-            expect(control(page, "combobox", NAMES_EN[category])).not_to_have_value("")
+            expect(cell(page, category)).not_to_have_attribute("data-value", "")
 
     # The game is over: the sheet is the record's, the score its final score.
     query = url_query(page)
@@ -187,7 +196,7 @@ def test_a_scripted_game_of_twelve_turns_and_its_review_match_the_cli(page: Page
     expect(page.locator("#total")).to_have_text(str(FINAL_SCORE))
     _, end = replay(parse_game(query))
     for c in range(N_CATEGORIES):
-        expect(control(page, "combobox", NAMES_EN[c])).to_have_value(str(end.sheet[c]))
+        expect_cell(page, c, end.sheet[c])
     expect(control(page, "button", "Roll for me")).to_be_disabled()
     expect(control(page, "button", "Review")).to_have_class(re.compile(r"\bprimary\b"))
 
@@ -205,7 +214,7 @@ def test_undo_redo_and_a_reload_in_the_middle_of_a_game(page: Page, server, cpyt
     undo, redo = control(page, "button", "Undo"), control(page, "button", "Redo")
     expect(undo).to_be_enabled()
     expect(redo).to_be_disabled()
-    expect(control(page, "combobox", "Choice")).to_have_value("22")
+    expect_cell(page, 6, 22)
 
     # A keep, one die of the reroll entered: then a reload loses nothing.
     control(page, "button", "Keep 6 and roll again").click()
@@ -244,7 +253,7 @@ def test_undo_redo_and_a_reload_in_the_middle_of_a_game(page: Page, server, cpyt
         expect(page).to_have_url(re.compile(re.escape(f"?{query}") + "$"))
         expect(kept_dice(page)).to_have_count(kept)
     wait_for_advice(page, "h=14466-4466-24466")
-    expect(control(page, "combobox", "Choice")).to_have_value("")
+    expect_cell(page, 6, None)
     expect(page.locator("#total")).to_have_text("0")
     assert_same_advice(page, cpython("s=,,,,,,,,,,,&d=24466&r=2"))
     undo.click()  # the keep 4 4 6 6
@@ -253,7 +262,7 @@ def test_undo_redo_and_a_reload_in_the_middle_of_a_game(page: Page, server, cpyt
     wait_for_advice(page, "s=,,,,,,,,,,,&d=14466&r=1")
     assert url_query(page) == "s=,,,,,,,,,,,&d=14466&r=1"
     expect(undo).to_be_disabled()
-    expect(control(page, "combobox", "Choice")).to_be_enabled()
+    expect(page.locator("#sheet-locked")).to_be_hidden()
 
     # Forward again (Ctrl+Shift+Z, Ctrl+Y, the button) to where the game was.
     for key in ("Control+Shift+z", "Control+y", "Control+Shift+z"):
@@ -263,7 +272,7 @@ def test_undo_redo_and_a_reload_in_the_middle_of_a_game(page: Page, server, cpyt
         redo.click()
     wait_for_advice(page, f"{game}-6-61666")
     expect(redo).to_be_disabled()
-    expect(control(page, "combobox", "Choice")).to_have_value("22")
+    expect_cell(page, 6, 22)
     # A new step forgets what was undone.
     undo.click()
     expect(redo).to_be_enabled()
@@ -337,24 +346,11 @@ BAD_GAMES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def one_page(shared_context) -> Iterator[tuple[Page, list[str]]]:
-    """One page for many links: (the page, what dialogs and script errors it showed)."""
-    page = shared_context.new_page()
-    events: list[str] = []
-    page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-    page.on("pageerror", lambda error: events.append(f"error: {error}"))
-    yield page, events
-    page.close()
-
-
-def visit(page: Page, server, query: str) -> None:
-    """Open the link of ``query``: loaded the first time; after that as Back or Forward opens a
-    history entry (the page reads its URL as at a load, and Pyodide need not load again)."""
-    if page.url == "about:blank":
-        open_page(page, server, query)
-        return
-    page.evaluate("q => { history.pushState(null, '', '?' + q); dispatchEvent(new PopStateEvent('popstate')); }", query)
+GAME_LINK_HEADLINES = {
+    "h": "This link's game record is not a legal game.",
+    "d": "This link's dice are not valid.",
+}
+"""What the page says of a bad game link, by the field at fault."""
 
 
 @pytest.mark.parametrize("query", BAD_GAMES)
@@ -364,7 +360,8 @@ def test_a_bad_game_link_shows_what_is_wrong_and_the_page_stays_usable(one_page,
         parse_game(query)
     visit(page, server, query)
     error = page.get_by_test_id("error")
-    expect(error).to_have_text(f"This link is not a valid game. {raised.value}")
+    expect(page.locator("#error-message")).to_have_text(str(raised.value))  # the CLI's message, under Details
+    expect(page.locator("#error-text")).to_have_text(GAME_LINK_HEADLINES[raised.value.field])
     assert page.locator("main img").count() == 0
     assert url_query(page) == query  # the link stays as it was until something is changed
     expect(page.get_by_test_id("option")).to_have_count(0)

@@ -1,0 +1,29 @@
+// ESLint for the page's JavaScript (run by `make lint`): the recommended rules, browser and
+// worker globals; formatting is Prettier's (.prettierrc.json).
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  { ignores: ["public/", "node_modules/", ".venv/", "artifacts/", ".cache/"] },
+  js.configs.recommended,
+  {
+    files: ["web/app/**/*.js"],
+    languageOptions: { sourceType: "module", globals: globals.browser },
+  },
+  {
+    files: ["web/worker.js", "web/snapshot.js", "web/bare-worker.js"],
+    languageOptions: { sourceType: "module", globals: globals.worker },
+  },
+  {
+    files: ["web/sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
+    rules: {
+      "no-unused-vars": ["error", { argsIgnorePattern: "^_", caughtErrors: "none" }],
+      eqeqeq: "error",
+      "no-var": "error",
+      "prefer-const": "error",
+    },
+  },
+];

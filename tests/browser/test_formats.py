@@ -1,0 +1,74 @@
+"""The page's copies of the formats (web/app/formats.js) and its reading of the package's error
+messages (web/app/view-error.js) against golden cases generated from the Python package
+(tests/golden/format_cases.json, written by tests/golden/format_cases.py)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from .page_helpers import open_page
+
+pytestmark = pytest.mark.browser
+
+CASES = json.loads((Path(__file__).parents[1] / "golden" / "format_cases.json").read_text())
+
+RUN_CASES = """async cases => {
+    const formats = await import("./app/formats.js");
+    const errors = await import("./app/view-error.js");
+    const fixOf = c => {
+        const about = errors.describeLinkError({ field: c.field, message: c.message }, c.query);
+        return [about.fix.kind, about.fix.category ?? null];
+    };
+    return {
+        positions: cases.positions.map(c => formats.formatQuery(formats.readQuery(c.query))),
+        games: cases.games.map(c => {
+            const game = formats.parseGame(c.query);
+            return game && formats.formatGame(game);
+        }),
+        badGames: cases.bad_games.map(c => formats.parseGame(c.query)),
+        fixes: [...cases.bad_positions, ...cases.bad_games].map(fixOf),
+    };
+}"""
+
+FIX_OF_FIELD = {"v": "variant", "d": "dice", "r": "dice", "h": "game", "query": "query"}
+
+
+def expected_fix(case: dict) -> list:
+    """The fix the page offers for a bad link, from the field and message Python gives."""
+    if case["field"] == "s":
+        cell = re.match(r"s: field (\d+) ", case["message"])
+        return ["cell", int(cell.group(1)) - 1] if cell else ["sheet", None]
+    if case["message"].startswith("query: unknown parameter "):
+        return ["param", None]
+    return [FIX_OF_FIELD.get(case["field"], "param"), None]
+
+
+@pytest.fixture(scope="module")
+def results(one_page, server) -> dict:
+    page: Page = one_page[0]
+    open_page(page, server)
+    return page.evaluate(RUN_CASES, CASES)
+
+
+def test_the_page_writes_a_position_as_python_does(results) -> None:
+    assert len(CASES["positions"]) >= 40
+    assert results["positions"] == [c["canonical"] for c in CASES["positions"]]
+
+
+def test_the_page_reads_and_writes_a_game_record_as_python_does(results) -> None:
+    assert len(CASES["games"]) >= 40
+    assert sum("-" in c["query"] for c in CASES["games"]) >= 10  # keeps, not only first rolls
+    assert results["games"] == [c["canonical"] for c in CASES["games"]]
+
+
+def test_the_page_rejects_every_record_python_rejects(results) -> None:
+    assert results["badGames"] == [None] * len(CASES["bad_games"])
+
+
+def test_the_page_names_the_part_at_fault_from_pythons_messages(results) -> None:
+    bad = [*CASES["bad_positions"], *CASES["bad_games"]]
+    assert {c["field"] for c in bad} >= {"s", "d", "r", "v", "h", "query"}
+    assert results["fixes"] == [expected_fix(c) for c in bad]

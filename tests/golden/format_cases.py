@@ -1,0 +1,177 @@
+"""Golden cases of the position and game formats, generated from the Python package.
+
+The page keeps JavaScript copies of what ``yacht.position`` and ``yacht.game`` define (reading a
+link at once, writing the URL on every change: ``web/app/formats.js``), and names the part at
+fault of a bad link from the package's messages (``web/app/view-error.js``). These cases tie
+them together: ``tests/browser/test_formats.py`` runs the page's code on them, and
+``tests/test_format_cases.py`` checks that ``format_cases.json`` is what this script writes
+today, so a change of the formats fails a test until the cases are written again::
+
+    .venv/bin/python tests/golden/format_cases.py      # rewrite format_cases.json
+
+The cases (a fixed seed: byte-identical from run to run):
+
+- ``positions``: ``{query, canonical}``: a valid position query, in varied spellings (order of
+  the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``), and
+  ``yacht.position.format_query`` of it;
+- ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet) and
+  ``yacht.game.format_game`` of it;
+- ``bad_games``: ``{query, field, message}``: records ``yacht.game.parse_game`` or ``replay``
+  rejects, with the field and message of the ``GameError``;
+- ``bad_positions``: ``{query, field, message}``: queries ``yacht.position.parse_query``
+  rejects.
+"""
+
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "py"))
+
+from yacht.categories import N_CATEGORIES  # noqa: E402
+from yacht.dice import roll_index  # noqa: E402
+from yacht.game import Game, GameError, Turn, format_game, parse_game, replay  # noqa: E402
+from yacht.position import PositionError, format_query, parse_query  # noqa: E402
+from yacht.rules import VARIANTS, possible_scores, score_table  # noqa: E402
+
+CASES = Path(__file__).with_name("format_cases.json")
+SEED = 20261123
+
+
+def random_sheet(rng: random.Random, variant: str, filled: int) -> list[int | None]:
+    allowed = possible_scores(VARIANTS[variant])
+    sheet: list[int | None] = [None] * N_CATEGORIES
+    for c in rng.sample(range(N_CATEGORIES), filled):
+        sheet[c] = rng.choice(allowed[c])
+    return sheet
+
+
+def sheet_text(sheet: list[int | None]) -> str:
+    return ",".join("" if v is None else str(v) for v in sheet)
+
+
+def dice(rng: random.Random, n: int = 5) -> tuple[int, ...]:
+    return tuple(rng.randint(1, 6) for _ in range(n))
+
+
+def position_queries(rng: random.Random) -> list[str]:
+    queries = []
+    for i in range(40):
+        variant = rng.choice(["official", "strict"])
+        sheet = random_sheet(rng, variant, rng.randint(0, N_CATEGORIES))
+        roll = rng.randint(0, 3) if None in sheet else 0  # a full sheet has no roll to advise on
+        parts = []
+        if any(v is not None for v in sheet) or rng.random() < 0.5:
+            parts.append(f"s={sheet_text(sheet)}")
+        if roll or rng.random() < 0.3:  # with r=0 the dice are only checked
+            parts.append("d=" + "".join(map(str, dice(rng))))
+        if roll or rng.random() < 0.5:
+            parts.append(f"r={roll}")
+        if variant == "strict" or rng.random() < 0.3:
+            parts.append(f"v={variant}")
+        if i % 3 == 0:
+            rng.shuffle(parts)
+        queries.append("&".join(parts))
+    return queries
+
+
+def random_game(rng: random.Random) -> Game:
+    """A legal game: random keeps and free categories, from a random start."""
+    variant = rng.choice(["official", "strict"])
+    sheet = random_sheet(rng, variant, rng.randint(0, 6))
+    scores = score_table(VARIANTS[variant])
+    first_roll = rng.randint(1, 3)
+    filled = list(sheet)
+    turns = []
+    for i in range(rng.randint(0, N_CATEGORIES - sum(v is not None for v in sheet))):
+        roll = first_roll if i == 0 else 1
+        rolls = [dice(rng)]
+        keeps = []
+        while roll < 3 and rng.random() < 0.6:
+            kept = tuple(sorted(rng.sample(rolls[-1], rng.randint(0, 4))))
+            keeps.append(kept)
+            rolls.append(kept + dice(rng, 5 - len(kept)))
+            roll += 1
+        free = [c for c in range(N_CATEGORIES) if filled[c] is None]
+        last = i == N_CATEGORIES - 1 or rng.random() < 0.15
+        category = None if last and rng.random() < 0.5 else rng.choice(free)
+        if category is not None:
+            filled[category] = int(scores[roll_index(rolls[-1]), category])
+        turns.append(Turn(tuple(rolls), tuple(keeps), category))
+        if category is None:
+            break
+    return Game(tuple(sheet), tuple(turns), VARIANTS[variant], first_roll)
+
+
+BAD_GAMES = [
+    "h=14466-55-55123",
+    "h=14466g.12345g",
+    "s=1,2,3,4,5,6,7,8,9,15,30,&h=11111l.12345",
+    "h=14466-66-66123-66-66456-66-66111",
+    "h=hello",
+    "d=12345&h=12345",
+    "h=12345.23456a",
+    "h=12345-66-66123",
+    "h=1234a",
+    "h=12345-12345-12345",
+    "r=3&h=12345-1-12345",
+    "r=4&h=12345",
+    "v=house&h=12345",
+    "s=6,,,,,,,,,,,&h=12345",
+    "s=,,,,,,,,,,&h=12345",
+    "h=12345-6-61234",
+    "h=12345m",
+]
+
+BAD_POSITIONS = [
+    "s=,,,,,,,,,,,&x=1",
+    "s=6,,,,,,,,,,,&d=12345&r=1",
+    "s=,,,,,,,,,,,&d=1234&r=1",
+    "s=,,,,,,,,,,,&d=12345&r=7",
+    "s=,,,,,,,,,,,&d=12345&r=1&v=house",
+    "s=,,,,,,,,,,,&r=2",
+    "s=,,,,&r=1",
+    "s=,,,,,,,,,,,a&r=0",
+    "s=,,,,,,,,25,,,&d=22255&r=3&v=strict",
+    "d=12345&d=12345&r=1",
+    "d=12378&r=1",
+    "=1",
+    "s",
+]
+
+
+def failure(parse, query: str) -> dict:
+    try:
+        game = parse(query)
+        if isinstance(game, Game):
+            replay(game)
+    except (PositionError, GameError) as e:
+        return {"query": query, "field": e.field, "message": str(e)}
+    raise AssertionError(f"{query!r} was accepted")
+
+
+def cases() -> dict:
+    rng = random.Random(SEED)
+    positions = [{"query": q, "canonical": format_query(parse_query(q))} for q in position_queries(rng)]
+    games = []
+    for _ in range(40):
+        query = format_game(random_game(rng))
+        replay(parse_game(query))  # legal
+        games.append({"query": query, "canonical": format_game(parse_game(query))})
+    return {
+        "positions": positions,
+        "games": games,
+        "bad_games": [failure(parse_game, q) for q in BAD_GAMES],
+        "bad_positions": [failure(parse_query, q) for q in BAD_POSITIONS],
+    }
+
+
+def cases_json() -> str:
+    return json.dumps(cases(), ensure_ascii=False, indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    CASES.write_text(cases_json())
+    print(f"wrote {CASES.relative_to(ROOT)}")

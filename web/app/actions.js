@@ -1,0 +1,257 @@
+// What the controls do: every change of the position or the game goes through change(), so the
+// URL, the views and the advice follow it.
+
+import { requestAdvice, requestReview } from "./advisor.js";
+import { ascending, N_DICE, randomFace } from "./dice.js";
+import { $ } from "./dom.js";
+import { decisionCount } from "./formats.js";
+import { render } from "./render.js";
+import { categoryName, possible } from "./rules.js";
+import { currentQuery, gameView, leaveGame, restore, snapshot, startGame, store, sync, writeURL } from "./store.js";
+import { t } from "./texts.js";
+import { markStale, renderAdvice } from "./view-advice.js";
+import { renderInput } from "./view-input.js";
+
+/** Apply a change (of the position, or of the game); the URL, the page and the advice follow.
+ * Any change but undo and redo forgets the steps undone. `push`: a new history entry. */
+export function change(mutate, { redo = [], push = false } = {}) {
+  mutate(store.state);
+  store.redoStack = redo;
+  store.link = null;
+  store.generation++;
+  $("#note").textContent = "";
+  $("#link-box").hidden = true;
+  sync();
+  writeURL(push);
+  renderInput();
+  if (store.shown?.result && store.shown.query === currentQuery())
+    renderAdvice(); // only the entry changed
+  else {
+    markStale();
+    if (store.game && store.view.phase === "dice") renderAdvice(); // what to enter, at once
+    requestAdvice();
+  }
+  requestReview();
+}
+
+export function addDie(face) {
+  if (store.game) {
+    if (store.view.phase !== "dice") return;
+    change(() => {
+      store.entry.push(face);
+      if (store.view.dice.length + 1 === N_DICE) commitRoll();
+    });
+    return;
+  }
+  change((s) => {
+    if (s.dice.length === N_DICE) s.dice = [];
+    s.dice.push(face);
+    if (s.roll === 0) s.roll = 1;
+  });
+}
+
+/** The entered dice are complete: they are the next roll of the record. */
+export function commitRoll() {
+  const v = gameView();
+  const dice = v.dice;
+  if (store.game.keep) {
+    const last = store.game.turns.at(-1);
+    last.keeps.push(store.game.keep);
+    last.rolls.push(dice);
+    store.game.keep = null;
+  } else {
+    store.game.turns.push({ rolls: [dice], keeps: [], category: null });
+  }
+  store.entry = [];
+}
+
+/** Dice the page rolls: the missing ones, at random. */
+export function rollForMe() {
+  const missing = N_DICE - (store.game ? store.view.dice.length : store.state.dice.length);
+  if (missing <= 0 || (store.game && store.view.phase !== "dice")) return;
+  const faces = Array.from({ length: missing }, randomFace);
+  if (store.game) {
+    change(() => {
+      store.entry.push(...faces);
+      commitRoll();
+    });
+  } else {
+    change((s) => {
+      s.dice.push(...faces);
+      if (s.roll === 0) s.roll = 1;
+    });
+  }
+  $("#keypad button")?.focus();
+}
+
+export function removeDie(index) {
+  if (!store.game) return change((s) => s.dice.splice(index, 1));
+  if (store.view.locked[index]) return;
+  if (store.view.phase === "dice") {
+    return change(() => store.entry.splice(index - store.view.locked.filter(Boolean).length, 1));
+  }
+  // Correcting dice already recorded: the roll goes back to being entered, without that die.
+  const rest = store.view.dice.filter((_, i) => !store.view.locked[i] && i !== index);
+  change(() => reopenRoll(rest));
+}
+
+/** Take the current roll back out of the record; `rest` of its new dice stay entered. */
+export function reopenRoll(rest) {
+  const last = store.game.turns.at(-1);
+  last.rolls.pop();
+  if (last.rolls.length === 0) store.game.turns.pop();
+  else store.game.keep = last.keeps.pop();
+  store.entry = [...rest];
+  if (decisionCount(store.game) === 0 && !store.game.keep) leaveGame();
+}
+
+/** The last die that can be removed (a new one, not a kept one). */
+export function lastRemovable() {
+  const locked = store.game ? store.view.locked : [];
+  for (let i = store.state.dice.length - 1; i >= 0; i--) if (!locked[i]) return i;
+  return -1;
+}
+
+export function clearDice() {
+  if (!store.game) return change((s) => (s.dice = []));
+  if (store.view.phase === "dice") return change(() => (store.entry = []));
+  if (store.view.phase === "choice" && store.view.locked.some((x) => !x)) change(() => reopenRoll([]));
+}
+
+export function cycleRoll() {
+  if (store.game) return;
+  change((s) => {
+    s.roll = (s.roll % 3) + 1;
+  });
+}
+
+/** Act on an option (or a score on the sheet): the game moves on. */
+export function applyOption(option) {
+  change(() => {
+    if (!store.game) startGame();
+    if (option.category !== undefined) scoreCategory(option.category);
+    else {
+      store.game.keep = ascending(option.keep);
+      store.entry = [];
+    }
+  });
+  $("#keypad button")?.focus();
+}
+
+export function scoreCategory(c) {
+  store.game.turns.at(-1).category = c;
+  store.game.keep = null;
+  store.entry = [];
+}
+
+/** Whether a score can be written on the sheet now (five dice after a roll, no choice made). */
+export function canScore() {
+  if (store.game) return store.view.phase === "choice";
+  return store.state.dice.length === N_DICE && store.state.roll >= 1;
+}
+
+export const canUndo = () => store.game !== null && (store.game.keep !== null || decisionCount(store.game) > 0);
+
+/** Take back the record's last step: a keep, a roll, a category. */
+export function undo() {
+  if (!canUndo()) return;
+  const redo = [...store.redoStack, snapshot()];
+  change(
+    () => {
+      const last = store.game.turns.at(-1);
+      if (store.game.keep) store.game.keep = null;
+      else if (last.category !== null) last.category = null;
+      else if (last.rolls.length > 1) {
+        last.rolls.pop();
+        store.game.keep = last.keeps.pop();
+      } else store.game.turns.pop();
+      store.entry = [];
+      if (decisionCount(store.game) === 0 && !store.game.keep) leaveGame();
+    },
+    { redo },
+  );
+}
+
+export function redo() {
+  if (!store.redoStack.length) return;
+  const rest = store.redoStack.slice(0, -1);
+  const next = store.redoStack.at(-1);
+  change(() => restore(structuredClone(next)), { redo: rest });
+}
+
+export function setVariant(variant) {
+  if (store.game) return;
+  const cleared = [];
+  change((s) => {
+    s.variant = variant;
+    s.sheet.forEach((v, c) => {
+      if (v !== null && !possible(variant, c).includes(v)) {
+        s.sheet[c] = null;
+        cleared.push(c);
+      }
+    });
+  });
+  if (cleared.length) $("#note").textContent = t("variantCleared", cleared.map(categoryName).join(", "));
+}
+
+export function setSheet(c, value) {
+  if (store.game) return;
+  change((s) => {
+    s.sheet[c] = value;
+  });
+}
+
+/** A new game. A game played along stays in the history: Back returns to it. */
+export function newGame() {
+  const wasGame = store.game !== null;
+  store.reviewOpen = false;
+  change(
+    (s) => {
+      if (store.game) leaveGame();
+      s.sheet = s.sheet.map(() => null);
+      s.dice = [];
+      s.roll = 0;
+    },
+    { push: wasGame },
+  );
+  $("#confirm-new").hidden = true;
+  store.backToGame = false;
+  writeURL();
+  render();
+}
+
+export async function share() {
+  const url = location.href;
+  const note = $("#note");
+  $("#link-box").hidden = true;
+  try {
+    if (navigator.share) {
+      await navigator.share({ title: document.title, url });
+      note.textContent = t("shared");
+      return;
+    }
+    await navigator.clipboard.writeText(url);
+    note.textContent = t("copied");
+  } catch (error) {
+    if (error?.name === "AbortError") return; // the user closed the share sheet
+    note.textContent = t("copyFailed");
+    const box = $("#link");
+    box.value = url;
+    $("#link-box").hidden = false;
+    box.select();
+  }
+}
+
+/** Apply the fix a bad link's message offers (view-error.js): what could be read of the link
+ * stays, the part at fault is cleared, and the page goes on from there. */
+export function fixLink(fix) {
+  change((s) => {
+    if (fix.kind === "cell") s.sheet[fix.category] = null;
+    else if (fix.kind === "sheet") s.sheet = s.sheet.map(() => null);
+    else if (fix.kind === "dice") {
+      s.dice = [];
+      s.roll = 0;
+    } else if (fix.kind === "variant") s.variant = store.rules.default_variant;
+  });
+  renderInput();
+}

@@ -1,0 +1,139 @@
+import { decisionCount, formatGame, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
+import { Advisor, LatestRequest } from "./messenger.js";
+import { registerServiceWorker } from "./offline.js";
+import { currentQuery, restoreEntry, store, sync, writeURL } from "./store.js";
+import { renderAdvice } from "./view-advice.js";
+import { renderInput, renderLoading } from "./view-input.js";
+import { renderReview } from "./view-review.js";
+
+export function startAdvisor() {
+  store.steps = {};
+  store.loadError = null;
+  store.ready = false;
+  setPageState("loading");
+  store.advisor = new Advisor((message) => {
+    store.steps[message.step] = { state: message.state, variant: message.variant };
+    performance.mark(`yacht:${message.step}:${message.state}`); // for the benchmark and devtools
+    renderLoading();
+  });
+  // The table to load first: the link's variant, or the one entered (the worker knows the default).
+  const variant = store.state.variant ?? new URLSearchParams(location.search).get("v");
+  const current = store.advisor;
+  store.advisor.call("start", { variant }).then(
+    () => {
+      if (current !== store.advisor) return;
+      store.ready = true;
+      setPageState("ready");
+      renderLoading();
+      requestAdvice();
+      requestReview();
+      registerServiceWorker();
+    },
+    (error) => {
+      if (current !== store.advisor || error.kind === "cancelled") return;
+      failLoading(error);
+    },
+  );
+}
+
+export function failLoading(error) {
+  store.loadError = error;
+  store.ready = false;
+  setPageState("error");
+  renderLoading();
+  renderAdvice();
+}
+
+export function setPageState(value) {
+  document.documentElement.dataset.state = value;
+}
+
+// Advice ---------------------------------------------------------------------------------------
+
+let firstAdvice = true;
+
+/** The advice of the position or game shown: only the latest request's answer is shown. */
+const adviceRequests = new LatestRequest({
+  canSend: () => store.ready,
+  send: (request) => {
+    request.advisor = store.advisor;
+    return store.advisor.call(request.action, { query: request.query });
+  },
+  done: (request, result) => {
+    if (request.generation === store.generation) showAdvice(request, result);
+  },
+  failed: (request, error) => {
+    if (error.kind === "load" && request.advisor === store.advisor) failLoading(error);
+    else if (request.generation === store.generation && error.kind !== "cancelled") showError(request, error);
+  },
+});
+
+export function requestAdvice() {
+  const query = store.link ?? currentQuery();
+  const action = isGameQuery(query) ? "game" : "advise";
+  adviceRequests.want({ query, generation: store.generation, link: store.link !== null, action });
+}
+
+export function showAdvice(request, result) {
+  if (request.link) {
+    // The link was valid: show exactly what Python read, under its canonical query.
+    if (request.action === "game") {
+      const parsed = parseGame(result.query);
+      if (!parsed) return showError(request, { kind: "internal", message: `cannot follow ${result.query}` });
+      const keep = store.game?.keep;
+      const entered = store.game ? store.entry : [];
+      store.game = parsed;
+      if (keep && keepFits(store.game, keep)) store.game.keep = keep;
+      restoreEntry(entered);
+    } else {
+      store.game = null;
+      Object.assign(store.state, readQuery(result.query));
+    }
+    sync();
+    store.link = null;
+    writeURL();
+    renderInput();
+    requestReview();
+  }
+  store.shown = { query: result.query, action: request.action, result };
+  renderAdvice();
+  if (firstAdvice) {
+    firstAdvice = false;
+    performance.mark("yacht:first-advice");
+  }
+}
+
+export function showError(request, error) {
+  if (request.link && request.action === "game" && store.game) {
+    // Not a legal game: keep what can be read of its start (the sheet, the rules) as a position.
+    store.game = null;
+    store.entry = [];
+    Object.assign(store.state, readQuery(request.query));
+    sync();
+    renderInput();
+  }
+  store.shown = { query: request.query, action: request.action, error, link: request.link };
+  renderAdvice();
+}
+
+/** The review of the game shown, while the review panel is open. */
+const reviewRequests = new LatestRequest({
+  canSend: () => store.ready,
+  send: (query) => store.advisor.call("review", { query }),
+  done: (query, result) => {
+    store.reviewShown = { query, result };
+    renderReview();
+  },
+  failed: (query, error) => {
+    if (error.kind === "load") failLoading(error);
+    store.reviewShown = error.kind === "cancelled" ? null : { query, error };
+    renderReview();
+  },
+});
+
+export function requestReview() {
+  if (!store.reviewOpen || !store.game || decisionCount(store.game) === 0) return;
+  const query = formatGame(store.game);
+  if (store.reviewShown?.query === query) return;
+  reviewRequests.want(query);
+}

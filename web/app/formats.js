@@ -1,0 +1,134 @@
+import { ascending, contains, MAX_ROLLS, N_DICE } from "./dice.js";
+import { knownVariant, nCategories, pointsOf, possible } from "./rules.js";
+import { store } from "./store.js";
+
+export const CATEGORY_LETTERS = "abcdefghijkl";
+// The position -------------------------------------------------------------------------------
+
+/** The position shown: the names are those of yacht.position.Position. In a game it is the
+ * game's current position (the dice being entered included), derived by sync(). */
+
+/** The query of the position, as yacht.position.format_query writes it.
+ * Dice still being entered (fewer than five) are not part of the position: r=0 then. */
+export function formatQuery({ sheet, dice, roll, variant }) {
+  const parts = [`s=${sheet.map((v) => v ?? "").join(",")}`];
+  const complete = dice.length === N_DICE;
+  if (complete) parts.push(`d=${dice.join("")}`);
+  parts.push(`r=${complete ? roll : 0}`);
+  if (variant !== store.rules.default_variant) parts.push(`v=${variant}`);
+  return parts.join("&");
+}
+
+/** The sheet of an `s` value: twelve fields, each empty or a score the category can take. */
+export function readSheet(text, variant, lenient) {
+  const fields = (text ?? "").split(",");
+  const ok = fields.length === nCategories();
+  if (!ok && !lenient) return null;
+  const sheet = store.rules.categories.en.map((_, c) => {
+    const field = ok ? fields[c] : "";
+    const value = /^[0-9]{1,3}$/.test(field) ? Number(field) : null;
+    return value !== null && possible(variant, c).includes(value) ? value : field === "" ? null : undefined;
+  });
+  if (!lenient && sheet.includes(undefined)) return null;
+  return sheet.map((v) => v ?? null);
+}
+
+/** A position from a query, taking what is valid and leaving the rest empty.
+ * Only for showing something at once: Python decides whether a link is valid. */
+export function readQuery(query) {
+  const params = new URLSearchParams(query);
+  const variant = knownVariant(params.get("v")) ? params.get("v") : store.rules.default_variant;
+  const sheet = readSheet(params.get("s"), variant, true);
+  const d = params.get("d") ?? "";
+  const dice = /^[1-6]{5}$/.test(d) ? [...d].map(Number) : [];
+  const r = params.get("r") ?? "0";
+  const roll = /^[0-3]$/.test(r) && dice.length === N_DICE ? Number(r) : 0;
+  return { sheet, dice, roll, variant };
+}
+
+// The game record ------------------------------------------------------------------------------
+//
+// game = {sheet, firstRoll, variant, turns, keep}: as yacht.game.Game (the start sheet, the roll
+// of the first dice, the rules, the turns {rolls, keeps, category}), plus `keep`: the dice kept
+// for a reroll whose dice are not entered yet (null when none). `entry`: the new dice entered
+// so far for that reroll, or for a new turn's first roll. null: no game, a position is entered.
+
+export const isGameQuery = (query) => new URLSearchParams(query).has("h");
+
+export const formatDice = (dice) => dice.join("");
+
+export function formatTurn(turn) {
+  const pieces = [formatDice(turn.rolls[0])];
+  turn.keeps.forEach((keep, i) => {
+    pieces.push(formatDice(keep), formatDice(turn.rolls[i + 1]));
+  });
+  return pieces.join("-") + (turn.category === null ? "" : CATEGORY_LETTERS[turn.category]);
+}
+
+/** The canonical query of a game, as yacht.game.format_game writes it (the waiting keep is not part of it). */
+export function formatGame(g) {
+  const parts = [];
+  if (g.sheet.some((v) => v !== null)) parts.push(`s=${g.sheet.map((v) => v ?? "").join(",")}`);
+  if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
+  if (g.variant !== store.rules.default_variant) parts.push(`v=${g.variant}`);
+  parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
+  return parts.join("&");
+}
+
+export const TURN_PATTERN = /^([1-6]{5})(?:-([1-6]{0,4})-([1-6]{5}))?(?:-([1-6]{0,4})-([1-6]{5}))?([a-l]?)$/;
+export const digits = (text) => [...text].map(Number);
+
+/** A game from a query, or null when JavaScript cannot read it as a legal game. Only for showing
+ * it at once and for building on the canonical queries Python returns: Python decides. */
+export function parseGame(query) {
+  const params = new URLSearchParams(query);
+  if (!params.has("h") || params.has("d")) return null;
+  const variant = params.get("v") ?? store.rules.default_variant;
+  if (!knownVariant(variant)) return null;
+  const sheet = params.has("s") ? readSheet(params.get("s"), variant, false) : Array(nCategories()).fill(null);
+  const r = params.get("r") ?? "1";
+  if (sheet === null || !/^[1-3]$/.test(r)) return null;
+  const h = params.get("h");
+  const turns = [];
+  for (const part of h === "" ? [] : h.split(".")) {
+    const m = TURN_PATTERN.exec(part);
+    if (!m) return null;
+    const rolls = [m[1], m[3], m[5]].filter((x) => x !== undefined).map(digits);
+    const keeps = [m[2], m[4]].filter((x) => x !== undefined).map((k) => ascending(digits(k)));
+    turns.push({ rolls, keeps, category: m[6] ? CATEGORY_LETTERS.indexOf(m[6]) : null });
+  }
+  const g = { sheet, firstRoll: Number(r), variant, turns, keep: null };
+  return legalGame(g) ? g : null;
+}
+
+/** The checks of yacht.game.replay: kept dice in the dice before and after, a category used
+ * once, no turn after the sheet is full, at most three rolls a turn, only the last turn open. */
+export function legalGame(g) {
+  const sheet = [...g.sheet];
+  return g.turns.every((turn, i) => {
+    if (sheet.every((v) => v !== null)) return false;
+    if (turn.category === null && i < g.turns.length - 1) return false;
+    if (firstRollOf(g, i) + turn.rolls.length - 1 > MAX_ROLLS) return false;
+    const keepsFit = turn.keeps.every((k, j) => contains(turn.rolls[j], k) && contains(turn.rolls[j + 1], k));
+    if (!keepsFit) return false;
+    if (turn.category === null) return true;
+    if (sheet[turn.category] !== null) return false;
+    sheet[turn.category] = pointsOf(turn.rolls.at(-1), turn.category, g.variant);
+    return true;
+  });
+}
+
+export const firstRollOf = (g, i) => (i === 0 ? g.firstRoll : 1);
+
+/** The number of decisions recorded: keeps and categories. */
+export const decisionCount = (g) =>
+  g.turns.reduce((n, turn) => n + turn.keeps.length + (turn.category === null ? 0 : 1), 0);
+
+/** Whether `keep` can wait for its dice at the end of `g`: the last turn is open, below roll 3,
+ * and its dice hold the keep. */
+export function keepFits(g, keep) {
+  const last = g.turns.at(-1);
+  if (!Array.isArray(keep) || !last || last.category !== null || keep.length >= N_DICE) return false;
+  if (firstRollOf(g, g.turns.length - 1) + last.rolls.length - 1 >= MAX_ROLLS) return false;
+  return keep.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) && contains(last.rolls.at(-1), keep);
+}

@@ -1,0 +1,157 @@
+// The advisor page: a position and its advice, a game played along and its review.
+//
+// This module wires the others: it binds the controls to the actions (actions.js), starts the
+// worker (advisor.js), loads rules.json and reads the URL into the store (store.js); the views
+// (view-*.js) render from the store. The page is usable at once: a position can be entered while
+// the worker (Pyodide + NumPy + our package) loads, and advice follows every change.
+//
+// Everything lives in the URL query, rewritten with history.replaceState on every change: a
+// position in the CLI's format (yacht.position: s, d, r, v), or a game record (yacht.game: s, r,
+// v, h) from the moment an option is acted on. A link is checked by Python, so a bad one shows
+// the CLI's message. Text reaches the page only through textContent and attributes, never as HTML.
+
+import {
+  addDie,
+  change,
+  clearDice,
+  cycleRoll,
+  lastRemovable,
+  newGame,
+  redo,
+  removeDie,
+  rollForMe,
+  setVariant,
+  share,
+  undo,
+} from "./actions.js";
+import { requestAdvice, requestReview, setPageState, startAdvisor } from "./advisor.js";
+import { $, drawDie, el } from "./dom.js";
+import { reloadForUpdate, renderAppNote } from "./offline.js";
+import { render } from "./render.js";
+import { readLocation, store } from "./store.js";
+import { initialLanguage, saveLanguage } from "./texts.js";
+import { markStale, renderAdvice } from "./view-advice.js";
+import { renderLoading, renderStatic } from "./view-input.js";
+import { closeReview, openReview } from "./view-review.js";
+import { buildSheet, closePicker } from "./view-sheet.js";
+
+/** Every control's handler, and the keyboard and history events. */
+function bindControls() {
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => {
+      store.language = button.dataset.lang;
+      saveLanguage(store.language);
+      if (store.rules) render();
+      else renderStatic();
+    });
+  }
+  for (const radio of document.querySelectorAll("input[name=roll]")) {
+    radio.addEventListener("change", () => {
+      if (!store.game) change((s) => (s.roll = Number(radio.value)));
+    });
+  }
+  for (const radio of document.querySelectorAll("input[name=variant]")) {
+    radio.addEventListener("change", () => setVariant(radio.value));
+  }
+  const keypad = $("#keypad");
+  for (let face = 1; face <= 6; face++) {
+    const button = el("button", { type: "button", class: "face", "data-face": face });
+    button.append(drawDie(face, "large"));
+    button.addEventListener("click", () => addDie(face));
+    keypad.append(button);
+  }
+  $("#backspace").addEventListener("click", () => {
+    const i = lastRemovable();
+    if (i >= 0) removeDie(i);
+  });
+  $("#clear-dice").addEventListener("click", clearDice);
+  $("#roll-for-me").addEventListener("click", rollForMe);
+  $("#undo").addEventListener("click", undo);
+  $("#redo").addEventListener("click", redo);
+  $("#review-open").addEventListener("click", () => (store.reviewOpen ? closeReview() : openReview()));
+  $("#review-close").addEventListener("click", closeReview);
+  $("#back-to-game").addEventListener("click", () => history.back());
+  $("#app-note-reload").addEventListener("click", reloadForUpdate);
+  $("#app-note-close").addEventListener("click", () => {
+    store.appNote = null;
+    renderAppNote();
+  });
+  $("#retry").addEventListener("click", () => {
+    if (store.rules === null) return location.reload(); // the page itself did not load
+    store.advisor?.terminate();
+    startAdvisor();
+    renderAdvice();
+    requestAdvice();
+  });
+  $("#share").addEventListener("click", share);
+  $("#new-game").addEventListener("click", () => {
+    $("#confirm-new").hidden = false;
+    $("#confirm-no").focus();
+  });
+  $("#confirm-no").addEventListener("click", () => {
+    $("#confirm-new").hidden = true;
+    $("#new-game").focus();
+  });
+  $("#confirm-yes").addEventListener("click", newGame);
+
+  // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll,
+  // Escape closes the sheet's picker;
+  // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo.
+  document.addEventListener("keydown", (event) => {
+    if (store.rules === null || event.altKey) return;
+    if (event.key === "Escape" && store.picker !== null) {
+      closePicker(true);
+      event.preventDefault();
+      return;
+    }
+    if (event.target.closest?.("select, input[type=text], textarea")) return;
+    const key = event.key.toLowerCase();
+    if (event.ctrlKey || event.metaKey) {
+      if (key === "z" && !event.shiftKey) undo();
+      else if ((key === "z" && event.shiftKey) || key === "y") redo();
+      else return;
+    } else if (/^[1-6]$/.test(event.key)) addDie(Number(event.key));
+    else if (event.key === "Backspace" && lastRemovable() >= 0) removeDie(lastRemovable());
+    else if (event.key === "Delete") clearDice();
+    else if (key === "r") cycleRoll();
+    else return;
+    event.preventDefault();
+  });
+
+  // Back and Forward: the entry's URL and state, checked by Python like a link.
+  window.addEventListener("popstate", () => {
+    if (store.rules === null) return;
+    readLocation();
+    store.generation++;
+    $("#note").textContent = "";
+    render();
+    markStale();
+    requestAdvice();
+    requestReview();
+  });
+}
+
+async function main() {
+  store.language = initialLanguage();
+  startAdvisor(); // the runtime loads while the rest of the page starts
+  bindControls();
+  renderStatic();
+  renderLoading();
+  try {
+    const response = await fetch("rules.json");
+    if (!response.ok) throw new Error(`rules.json: HTTP ${response.status}`);
+    store.rules = await response.json();
+  } catch (error) {
+    store.advisor.terminate();
+    store.loadError = { step: "page", message: error.message };
+    setPageState("error");
+    renderAdvice();
+    return;
+  }
+  readLocation();
+  buildSheet();
+  render();
+  requestAdvice();
+}
+
+main();

@@ -1,0 +1,63 @@
+// Offline: the service worker ------------------------------------------------------------------
+
+import { $ } from "./dom.js";
+import { store } from "./store.js";
+import { t } from "./texts.js";
+
+export let swRegistered = false;
+export let updating = false;
+
+/** Register sw.js (once the advisor has loaded, so its downloads do not slow the first load).
+ * "Ready to work offline" when the first worker takes over this page; "Update available"
+ * when a new version waits; its Reload button lets it take over and reloads the page. */
+export async function registerServiceWorker() {
+  if (swRegistered || !("serviceWorker" in navigator)) return;
+  swRegistered = true;
+  const container = navigator.serviceWorker;
+  const hadController = container.controller !== null;
+  let registration;
+  try {
+    registration = await container.register("sw.js", { scope: "./", updateViaCache: "none" });
+  } catch (error) {
+    console.warn("The page works online only: no service worker.", error);
+    return;
+  }
+  if (!registration) return; // registration refused without an error (e.g. by a test harness)
+  const watch = (worker) => {
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed" && container.controller) showAppNote("update", registration);
+      if (worker.state === "activated" && !hadController) showAppNote("offline");
+    });
+  };
+  if (registration.waiting && container.controller) showAppNote("update", registration);
+  watch(registration.installing);
+  registration.addEventListener("updatefound", () => watch(registration.installing));
+  // A new version took over (here, or in another tab of the page): reload, so that the page
+  // never runs against another version's files. The first worker's takeover is not a change.
+  container.addEventListener("controllerchange", () => {
+    if (updating || hadController) location.reload();
+  });
+}
+
+/** The note under the header: {kind: "offline" | "update"}. */
+
+export function showAppNote(kind, registration = null) {
+  store.appNote = { kind, registration };
+  renderAppNote();
+}
+
+export function renderAppNote() {
+  const box = $("#app-note");
+  box.hidden = store.appNote === null;
+  if (!store.appNote) return;
+  box.dataset.kind = store.appNote.kind;
+  $("#app-note-text").textContent = t(store.appNote.kind === "update" ? "updateAvailable" : "offlineReady");
+  $("#app-note-reload").hidden = store.appNote.kind !== "update";
+}
+
+export function reloadForUpdate() {
+  const waiting = store.appNote?.registration?.waiting;
+  if (!waiting) return location.reload();
+  updating = true;
+  waiting.postMessage({ type: "skip-waiting" });
+}

@@ -1,0 +1,187 @@
+// The one state store: everything the page shows is derived from `store`; every module reads
+// and writes it here, and the views render from it.
+//
+// The position shown is `store.state` (the names of yacht.position.Position). A game played
+// along is `store.game` = {sheet, firstRoll, variant, turns, keep}: as yacht.game.Game (the start
+// sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}), plus `keep`:
+// the dice kept for a reroll whose dice are not entered yet (null when none). `store.entry`: the
+// new dice entered so far for that reroll, or for a new turn's first roll. What the URL cannot
+// hold (a keep waiting for its dice, dice half entered, the steps to redo) lives in
+// history.state, so a reload loses nothing.
+
+import { ascending, keptInOrder, keptMask, N_DICE } from "./dice.js";
+import { firstRollOf, formatGame, formatQuery, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
+import { nCategories, pointsOf } from "./rules.js";
+
+export const store = {
+  /** "en" or "ja". */
+  language: "en",
+  /** rules.json (written by the site build from yacht.rules); null until it has loaded. */
+  rules: null,
+  /** The position shown; in a game, the game's current position (derived by sync()). */
+  state: { sheet: [], dice: [], roll: 0, variant: null },
+  /** The game played along, or null: a position is entered. */
+  game: null,
+  /** The dice entered so far for the roll the game waits for. */
+  entry: [],
+  /** What sync() derived from the game: {phase: "dice"|"choice"|"over", turn, roll, dice, locked}. */
+  view: null,
+  /** Steps undone, to redo (snapshots, the last undone last). */
+  redoStack: [],
+  /** This history entry is a position opened from a review: "Back to game" goes back. */
+  backToGame: false,
+  /** The category whose picker is open under the sheet, or null. */
+  picker: null,
+  /** The review panel is open. */
+  reviewOpen: false,
+  /** The worker's messenger (messenger.js). */
+  advisor: null,
+  /** The advisor has loaded. */
+  ready: false,
+  /** step -> {state, variant}: what the loading list shows. */
+  steps: {},
+  /** {step, message}: what failed to load, or null. */
+  loadError: null,
+  /** Bumped on every change of the input: a reply for an older generation is not shown. */
+  generation: 0,
+  /** The link's raw query while the page still shows it unchanged (Python checks it). */
+  link: null,
+  /** What the advice area shows: {query, action, result} or {query, action, error, link}. */
+  shown: null,
+  /** What the review panel shows: {query, result} or {query, error}. */
+  reviewShown: null,
+  /** The note under the header: {kind: "offline" | "update", registration}, or null. */
+  appNote: null,
+};
+
+/** Where the game stands (the sheet, the dice, the phase), from the record and the entry. */
+export function gameView() {
+  const sheet = [...store.game.sheet];
+  let dice = null;
+  let roll = 0;
+  store.game.turns.forEach((turn, i) => {
+    dice = turn.rolls.at(-1);
+    roll = firstRollOf(store.game, i) + turn.rolls.length - 1;
+    if (turn.category !== null) {
+      sheet[turn.category] = pointsOf(dice, turn.category, store.game.variant);
+      dice = null;
+      roll = 0;
+    }
+  });
+  const filled = sheet.filter((v) => v !== null).length;
+  const turn = Math.min(filled + 1, nCategories());
+  if (filled === nCategories()) return { phase: "over", sheet, dice: [], locked: [], roll: 0, turn };
+  if (dice && store.game.keep) {
+    const kept = keptInOrder(dice, store.game.keep);
+    const all = [...kept, ...store.entry];
+    return { phase: "dice", sheet, dice: all, locked: all.map((_, i) => i < kept.length), roll: roll + 1, turn };
+  }
+  if (dice) {
+    const last = store.game.turns.at(-1);
+    return { phase: "choice", sheet, dice: [...dice], locked: keptMask(dice, last.keeps.at(-1) ?? []), roll, turn };
+  }
+  const first = store.game.turns.length === 0 ? store.game.firstRoll : 1;
+  return { phase: "dice", sheet, dice: [...store.entry], locked: store.entry.map(() => false), roll: first, turn };
+}
+
+/** The position shown follows the game. */
+export function sync() {
+  if (!store.game) {
+    store.view = null;
+    return;
+  }
+  store.view = gameView();
+  Object.assign(store.state, {
+    sheet: store.view.sheet,
+    dice: store.view.dice,
+    roll: store.view.roll,
+    variant: store.game.variant,
+  });
+}
+
+/** The game that starts from the position shown (five dice after roll 1–3). */
+export function startGame() {
+  store.game = {
+    sheet: [...store.state.sheet],
+    firstRoll: store.state.roll,
+    variant: store.state.variant,
+    turns: [{ rolls: [[...store.state.dice]], keeps: [], category: null }],
+    keep: null,
+  };
+  store.entry = [];
+}
+
+/** Back to entering a position: the game's start with its first dice (or those being entered). */
+export function leaveGame() {
+  const first = store.game.turns[0]?.rolls[0];
+  Object.assign(store.state, {
+    sheet: [...store.game.sheet],
+    dice: first ? [...first] : [...store.entry],
+    roll: store.game.firstRoll,
+    variant: store.game.variant,
+  });
+  store.game = null;
+  store.entry = [];
+}
+
+// The URL and history.state ----------------------------------------------------------------------
+
+/** Steps undone, to redo (snapshots, the last undone last). */
+/** This history entry is a position opened from a review: "Back to game" goes back. */
+
+export const currentQuery = () => (store.game ? formatGame(store.game) : formatQuery(store.state));
+
+/** What the URL cannot hold, kept with the history entry (it survives a reload). */
+export function historyState() {
+  return {
+    keep: store.game?.keep ?? null,
+    entry: store.game ? [...store.entry] : [],
+    redo: store.redoStack,
+    back: store.backToGame,
+    review: store.reviewOpen,
+  };
+}
+
+export function writeURL(push = false) {
+  const url = `${location.pathname}?${currentQuery()}`;
+  if (push) history.pushState(historyState(), "", url);
+  else history.replaceState(historyState(), "", url);
+}
+
+export function snapshot() {
+  return structuredClone({ game: store.game, entry: store.entry, state: store.state });
+}
+
+export function restore(saved) {
+  store.game = saved.game;
+  store.entry = saved.entry;
+  Object.assign(store.state, saved.state);
+}
+
+/** The page's input from the URL and history.state (at start, and on Back / Forward). */
+export function readLocation() {
+  const query = location.search.slice(1);
+  const saved = history.state ?? {};
+  store.link = query.length ? query : null;
+  store.redoStack = Array.isArray(saved.redo) ? saved.redo : [];
+  store.backToGame = saved.back === true;
+  store.game = isGameQuery(query) ? parseGame(query) : null;
+  store.entry = [];
+  if (store.game) {
+    if (saved.keep && keepFits(store.game, saved.keep)) store.game.keep = ascending(saved.keep);
+    restoreEntry(saved.entry);
+  } else {
+    Object.assign(store.state, readQuery(query));
+  }
+  store.reviewOpen = saved.review === true && store.game !== null;
+  store.picker = null;
+  sync();
+}
+
+/** Dice entered before a reload, if they still fit what the game waits for. */
+export function restoreEntry(saved) {
+  if (!Array.isArray(saved) || !saved.every((d) => Number.isInteger(d) && d >= 1 && d <= 6)) return;
+  store.entry = [...saved];
+  const v = gameView();
+  if (v.phase !== "dice" || v.dice.length >= N_DICE) store.entry = [];
+}

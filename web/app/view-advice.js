@@ -1,0 +1,146 @@
+import { applyOption } from "./actions.js";
+import { N_DICE, sortedKey } from "./dice.js";
+import { $, drawDie, el } from "./dom.js";
+import { readQuery } from "./formats.js";
+import { categoryName } from "./rules.js";
+import { currentQuery, store } from "./store.js";
+import { formatExpected, formatLoss, t } from "./texts.js";
+import { renderError } from "./view-error.js";
+import { renderSheet } from "./view-sheet.js";
+import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
+
+export function markStale() {
+  $("#options").setAttribute("aria-busy", "true");
+  for (const button of document.querySelectorAll("#options button")) button.disabled = true;
+}
+
+export function renderAdvice() {
+  const summary = $("#summary");
+  const list = $("#options");
+  list.removeAttribute("aria-busy");
+  if (renderError()) {
+    clearVerdict();
+    summary.textContent = "";
+    list.replaceChildren();
+    if (store.shown?.error && !store.loadError) list.setAttribute("data-query", store.shown.query);
+    else list.removeAttribute("data-query");
+    return;
+  }
+  delete summary.dataset.expected;
+  const current = store.shown?.query === currentQuery() || store.shown?.query === store.link ? store.shown : null;
+  if (store.game && store.view.phase === "dice") {
+    clearVerdict();
+    return renderEntryPrompt(current?.action === "game" ? current.result : null);
+  }
+  if (!store.shown) {
+    clearVerdict();
+    summary.textContent = store.ready ? "" : t("waiting");
+    list.replaceChildren();
+    return;
+  }
+
+  const result = store.shown.action === "game" ? store.shown.result.advice : store.shown.result;
+  const expected = formatExpected(result.expected);
+  summary.dataset.expected = String(result.expected);
+  if (result.over) summary.textContent = t("over", result.score);
+  else if (result.roll === 0 && store.state.dice.length > 0 && store.state.dice.length < N_DICE) {
+    summary.textContent = t("needDice", N_DICE - store.state.dice.length, expected);
+  } else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);
+  else summary.textContent = t("bestPlay", expected, result.score);
+
+  const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
+  const dice = readQuery(position).dice;
+  const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
+  list.replaceChildren(
+    ...rankOptions(result.options).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
+  );
+  list.setAttribute("data-query", store.shown.query);
+  list.setAttribute("data-position", position);
+  renderVerdict(result, dice, variant);
+  renderSheet(); // the best category, and the previews of these dice
+}
+
+/** A game waits for dice: what to enter, and the expected final score (once known). */
+export function renderEntryPrompt(result) {
+  const summary = $("#summary");
+  const list = $("#options");
+  const missing = N_DICE - store.view.locked.filter(Boolean).length;
+  let text;
+  let expected = null;
+  if (store.game.keep) {
+    text = store.game.keep.length ? t("enterKept", store.game.keep.join(" "), missing) : t("enterRerollAll");
+    const option = result?.advice.options.find(
+      (o) => o.keep && !o.category && sortedKey(o.keep) === sortedKey(store.game.keep),
+    );
+    expected = option?.expected ?? null;
+  } else {
+    text = t("enterTurn", store.view.turn);
+    expected = result && result.advice.roll === 0 ? result.advice.expected : null;
+  }
+  if (expected !== null) {
+    text = `${text} ${t("expectedNow", formatExpected(expected))}`;
+    summary.dataset.expected = String(expected);
+  }
+  summary.textContent = text;
+  list.replaceChildren();
+  if (result) list.setAttribute("data-query", result.query);
+  else list.removeAttribute("data-query");
+  renderSheet();
+}
+
+/** One option: what to do, its expected final score and loss, and a button that does it. */
+export function renderOption(option, rank, dice, variant) {
+  const item = el("li", {
+    class: rank === 1 ? "option best" : "option",
+    "data-testid": "option",
+    "data-rank": rank,
+    "data-expected": String(option.expected),
+    "data-keep": option.keep ? option.keep.join("") : null,
+    "data-category": option.keep ? null : option.category,
+  });
+  const what = el("span", { class: "what" });
+  let label;
+  let applyText;
+  let applyName;
+  if (option.keep) {
+    const keepText = option.keep.join(" ");
+    const kept = el("span", { class: "kept" }, ...option.keep.map((face) => drawDie(face, "small")));
+    if (option.category !== undefined) {
+      label = t("stop", categoryName(option.category), pointsText(option, dice, variant));
+      applyText = t("applyScore");
+      applyName = t("applyScoreName", categoryName(option.category));
+    } else if (option.keep.length === 0) {
+      label = t("keepNone");
+      applyText = t("applyReroll");
+      applyName = t("applyRerollName");
+    } else {
+      label = t("keep", keepText);
+      applyText = t("applyKeep");
+      applyName = t("applyKeepName", keepText);
+    }
+    if (option.keep.length) what.append(kept);
+    // The dice are drawn; spell them out for screen readers, and name the category when stopping.
+    const text = el("span", {
+      class: option.category !== undefined || !option.keep.length ? "text" : "text visually-hidden",
+    });
+    text.textContent = label;
+    what.append(text);
+  } else {
+    label = t("scoreAs", categoryName(option.category), pointsText(option, dice, variant));
+    applyText = t("applyScore");
+    applyName = t("applyScoreName", categoryName(option.category));
+    what.append(el("span", { class: "text", text: label }));
+  }
+  const figures = el(
+    "span",
+    { class: "figures" },
+    el("span", { class: "visually-hidden", text: `${t("expectedLabel")} ` }),
+    el("span", { class: "expected", text: formatExpected(option.expected) }),
+    el("span", { class: "visually-hidden", text: ` ${t("lossLabel")} ` }),
+    el("span", { class: "loss", text: rank === 1 ? t("best") : formatLoss(option.loss) }),
+  );
+  const apply = el("button", { type: "button", class: "apply", "aria-label": applyName, text: applyText });
+  apply.addEventListener("click", () => applyOption(option));
+  item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);
+  return item;
+}

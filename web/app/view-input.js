@@ -1,0 +1,108 @@
+// The input: the texts of the static page, the roll, the dice being entered, the game's status
+// and buttons (undo, redo, review), and the loading steps.
+
+import { canUndo, lastRemovable, removeDie } from "./actions.js";
+import { N_DICE } from "./dice.js";
+import { $, drawDie, el } from "./dom.js";
+import { store } from "./store.js";
+import { t } from "./texts.js";
+import { renderReview } from "./view-review.js";
+import { renderSheet } from "./view-sheet.js";
+
+export function renderStatic() {
+  document.documentElement.lang = store.language;
+  document.title = t("title");
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  }
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === store.language));
+  }
+  for (const button of document.querySelectorAll("#keypad button")) {
+    button.setAttribute("aria-label", t("addDie", button.dataset.face));
+  }
+}
+
+export function renderInput() {
+  const playing = store.game !== null;
+  // Roll and variant: the game's own while playing along.
+  for (const radio of document.querySelectorAll("input[name=roll]")) {
+    radio.checked = Number(radio.value) === store.state.roll;
+    radio.disabled = playing;
+  }
+  for (const radio of document.querySelectorAll("input[name=variant]")) {
+    radio.checked = radio.value === store.state.variant;
+    radio.disabled = playing;
+  }
+  renderDice();
+  renderSheet();
+  renderGameBar();
+}
+
+export function renderDice() {
+  const playing = store.game !== null;
+  const locked = playing ? store.view.locked : [];
+  const slots = store.state.dice.map((face, i) => {
+    if (locked[i]) {
+      return el(
+        "span",
+        { class: "slot locked", role: "img", "data-testid": "die", "aria-label": t("keptDie", face) },
+        drawDie(face, "large"),
+      );
+    }
+    const button = el("button", {
+      type: "button",
+      class: "slot",
+      "data-testid": "die",
+      "aria-label": t("removeDie", i + 1, face),
+    });
+    button.append(drawDie(face, "large"));
+    button.addEventListener("click", () => removeDie(i));
+    return button;
+  });
+  while (slots.length < N_DICE) slots.push(el("span", { class: "slot empty", "aria-hidden": "true" }));
+  $("#slots").replaceChildren(...slots);
+
+  const missing = N_DICE - store.state.dice.length;
+  const nLocked = locked.filter(Boolean).length;
+  const entering = !playing || store.view.phase === "dice";
+  let hint;
+  if (playing && store.view.phase === "over") hint = "";
+  else if (playing && store.view.phase === "choice") hint = nLocked < N_DICE ? t("diceHintChoice") : "";
+  else if (nLocked && missing) hint = t("diceHintKept", missing);
+  else if (store.state.dice.length === 0) hint = t("diceHintEmpty");
+  else hint = missing ? t("diceHintMore", missing) : t("diceHintFull");
+  $("#dice-hint").textContent = hint;
+
+  const removable = lastRemovable() >= 0 && (!playing || store.view.phase !== "over");
+  $("#backspace").disabled = !removable;
+  $("#clear-dice").disabled = !removable;
+  $("#roll-for-me").disabled = !(entering && missing > 0);
+  for (const button of document.querySelectorAll("#keypad button")) button.disabled = !entering;
+}
+
+export function renderGameBar() {
+  const status = $("#game-status");
+  if (!store.game) status.textContent = t("playHint");
+  else if (store.view.phase === "over") status.textContent = t("playingOver");
+  else status.textContent = t("playing", store.view.turn, store.view.roll);
+  status.classList.toggle("playing", store.game !== null);
+  $("#undo").disabled = !canUndo();
+  $("#redo").disabled = store.redoStack.length === 0;
+  $("#back-to-game").hidden = !store.backToGame;
+  $("#link-label").textContent = t(store.game ? "linkLabelGame" : "linkLabel");
+  renderReview();
+}
+
+export function renderLoading() {
+  const box = $("#loading");
+  box.hidden = store.ready;
+  const items = ["runtime", "numpy", "package", "table"].map((step) => {
+    const info = store.steps[step];
+    const name = step === "table" && info?.variant ? `${t("steps").table} (${t(info.variant)})` : t("steps")[step];
+    const status = info ? t("stepStates")[info.state] : "";
+    return el("li", { class: `step ${info?.state ?? "waiting"}`, text: status ? `${name}: ${status}` : name });
+  });
+  $("#steps").replaceChildren(...items);
+}

@@ -1,0 +1,186 @@
+// The review panel: the figures of the game so far, its chart, the costliest decisions and every
+// decision; tapping one opens its position with its advice (Back returns).
+
+import { requestAdvice, requestReview } from "./advisor.js";
+import { MAX_ROLLS } from "./dice.js";
+import { $, drawDie, el } from "./dom.js";
+import { decisionCount, formatGame, readQuery } from "./formats.js";
+import { render } from "./render.js";
+import { categoryName } from "./rules.js";
+import { store, sync, writeURL } from "./store.js";
+import { formatExpected, formatLoss, formatSigned, t } from "./texts.js";
+import { markStale } from "./view-advice.js";
+import { reviewChart } from "./view-chart.js";
+import { pointsText } from "./view-verdict.js";
+
+/** The query and language the review panel was drawn for (it is redrawn only when they change). */
+let reviewDrawn = null;
+
+export function openReview() {
+  if (!store.game || decisionCount(store.game) === 0) return;
+  store.reviewOpen = true;
+  writeURL();
+  renderReview();
+  requestReview();
+  $("#review").scrollIntoView({ block: "start" });
+  $("#review-heading").focus({ preventScroll: true });
+}
+
+export function closeReview() {
+  store.reviewOpen = false;
+  writeURL();
+  renderReview();
+  $("#review-open").focus();
+}
+
+/** Open a reviewed decision's position with its advice, in a new history entry (Back returns). */
+export function openDecision(decision) {
+  writeURL(); // this entry keeps the game with the review open
+  store.backToGame = true;
+  store.reviewOpen = false;
+  store.game = null;
+  store.entry = [];
+  store.redoStack = [];
+  Object.assign(store.state, readQuery(decision.query));
+  store.link = null;
+  store.generation++;
+  sync();
+  writeURL(true);
+  render();
+  markStale();
+  requestAdvice();
+  window.scrollTo(0, 0);
+  $("#advice-heading").focus({ preventScroll: true });
+}
+
+/** An option of the review (chosen or best), as the advice list names it. */
+export function describeOption(option, decision) {
+  const name = option.category === undefined ? null : categoryName(option.category);
+  const points = () => pointsText(option, decision.dice, store.reviewShown.result.variant);
+  if (option.keep && option.category === undefined) {
+    return option.keep.length ? t("keep", option.keep.join(" ")) : t("keepNone");
+  }
+  if (option.keep || decision.roll < MAX_ROLLS) return t("stop", name, points());
+  return t("scoreAs", name, points());
+}
+
+export function renderReview() {
+  const panel = $("#review");
+  const available = store.game !== null && decisionCount(store.game) > 0;
+  panel.hidden = !(store.reviewOpen && available);
+  const button = $("#review-open");
+  button.disabled = !available;
+  button.classList.toggle("primary", store.view?.phase === "over");
+  button.setAttribute("aria-expanded", String(!panel.hidden));
+  if (panel.hidden) {
+    reviewDrawn = null;
+    return;
+  }
+
+  const status = $("#review-status");
+  const body = $("#review-body");
+  const query = formatGame(store.game);
+  const current = store.reviewShown?.query === query ? store.reviewShown : null;
+  if (!current) {
+    status.textContent = store.ready ? t("reviewLoading") : t("reviewWaiting");
+    body.setAttribute("aria-busy", "true");
+    if (!store.reviewShown) body.replaceChildren();
+    reviewDrawn = null;
+    return;
+  }
+  body.removeAttribute("aria-busy");
+  const key = `${current.query}|${store.language}`;
+  if (key === reviewDrawn) return;
+  reviewDrawn = key;
+  if (current.error) {
+    status.textContent = t("internalError", current.error.message);
+    body.replaceChildren();
+    panel.removeAttribute("data-query");
+    return;
+  }
+  status.textContent = "";
+  const review = current.result;
+  panel.dataset.query = review.query;
+  body.replaceChildren(
+    reviewFigures(review),
+    el("p", { class: "split", text: t("luckSkill", formatSigned(review.luck), formatSigned(-review.total_loss)) }),
+    reviewChart(review),
+    el("h3", { text: t("costliest") }),
+    review.costliest.length
+      ? el(
+          "ol",
+          { class: "decisions costliest" },
+          ...review.costliest.map((i) => decisionItem(review.decisions[i], i, "costly")),
+        )
+      : el("p", { class: "hint", text: t("noLoss") }),
+    el("h3", { text: t("everyDecision") }),
+    el("ol", { class: "decisions" }, ...review.decisions.map((d, i) => decisionItem(d, i, "decision"))),
+  );
+}
+
+export function reviewFigures(review) {
+  const figure = (label, value, attrs = {}) => el("div", attrs, el("dt", { text: label }), el("dd", { text: value }));
+  const n = review.decisions.length;
+  const final = review.final ?? null; // None arrives as undefined
+  return el(
+    "dl",
+    {
+      class: "figures-list",
+      "data-testid": "review-summary",
+      "data-final": final,
+      "data-total-loss": String(review.total_loss),
+      "data-mean-loss": String(review.mean_loss),
+      "data-luck": String(review.luck),
+      "data-decisions": n,
+    },
+    final === null
+      ? figure(t("inProgress"), formatExpected(review.last))
+      : figure(t("finalScore"), String(final), { class: "final" }),
+    figure(t("totalLoss"), review.total_loss > 0 ? formatLoss(review.total_loss) : "0.00"),
+    figure(t("meanLoss", n), review.mean_loss > 0 ? formatLoss(review.mean_loss) : "0.00"),
+  );
+}
+
+/** One decision: where, the dice, what was chosen, the best option, the loss; tap to open it. */
+export function decisionItem(decision, index, testid) {
+  const chosen = describeOption(decision.chosen, decision);
+  const best = describeOption(decision.best, decision);
+  const lost = decision.loss > 0;
+  const lossText = lost ? formatLoss(decision.loss) : t("best");
+  const button = el(
+    "button",
+    {
+      type: "button",
+      class: "decision-button",
+      "aria-label": t(
+        "decisionName",
+        decision.turn,
+        decision.roll,
+        decision.dice.join(" "),
+        chosen,
+        lost ? t("lossName", formatLoss(decision.loss)) : t("bestName"),
+      ),
+    },
+    el("span", { class: "where", text: t("where", decision.turn, decision.roll) }),
+    el("span", { class: "kept" }, ...decision.dice.map((face) => drawDie(face, "small"))),
+    el("span", { class: lost ? "loss lost" : "loss", text: lossText }),
+    el("span", { class: "chosen", text: t("chose", chosen) }),
+    lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
+  );
+  button.addEventListener("click", () => openDecision(decision));
+  return el(
+    "li",
+    {
+      class: lost ? "decision lost" : "decision",
+      "data-testid": testid,
+      "data-index": index,
+      "data-turn": decision.turn,
+      "data-roll": decision.roll,
+      "data-loss": String(decision.loss),
+      "data-query": decision.query,
+    },
+    button,
+  );
+}
+
+/** Round step for about `count` ticks over `span`: 1, 2 or 5 × 10^k. */

@@ -1,0 +1,123 @@
+// The verdict: the best option in words under the dice ("Keep 4 4 6 6 — reroll the 1", "Score
+// Choice: 21", "Stop and score Full House: 25"), its margin over the next best option (or the
+// options it ties with), the dice to reroll marked on the dice themselves, and one button that
+// plays it. One element data-testid="verdict" with data-expected and data-keep or data-category.
+
+import { applyOption } from "./actions.js";
+import { keptMask } from "./dice.js";
+import { $, el } from "./dom.js";
+import { categoryName, pointsOf } from "./rules.js";
+import { store } from "./store.js";
+import { formatSigned, t } from "./texts.js";
+import { openReview } from "./view-review.js";
+
+/** Options whose expected scores differ by at most this are tied (the same rank). */
+export const TIE = 1e-9;
+
+/** The options with their ranks: tied options share a rank, and among them the simpler comes
+ * first (stopping to score before a keep; fewer dice rerolled first). Returns [{option, rank}]. */
+export function rankOptions(options) {
+  const simpler = (o) => (o.category !== undefined ? 0 : 1 + (5 - (o.keep?.length ?? 0)));
+  const ranked = [];
+  let i = 0;
+  while (i < options.length) {
+    let j = i + 1;
+    while (j < options.length && options[i].expected - options[j].expected <= TIE) j++;
+    const group = options.slice(i, j).map((option, k) => ({ option, k }));
+    group.sort((a, b) => simpler(a.option) - simpler(b.option) || a.k - b.k);
+    for (const { option } of group) ranked.push({ option, rank: i + 1 });
+    i = j;
+  }
+  return ranked;
+}
+
+/** "23", or "9 + 35 bonus" when scoring lifts the upper total to the bonus. */
+export function pointsText(option, dice, variant) {
+  const raw = pointsOf(dice, option.category, variant);
+  return option.points > raw ? t("bonusPoints", raw) : String(option.points);
+}
+
+/** The dice `keep` leaves to reroll, in the order shown. */
+function rerolled(dice, keep) {
+  const mask = keptMask(dice, keep);
+  return dice.filter((_, i) => !mask[i]);
+}
+
+/** An option in words, as the verdict says it. */
+export function verdictWords(option, dice, variant, roll) {
+  if (option.category !== undefined) {
+    const name = categoryName(option.category);
+    const points = pointsText(option, dice, variant);
+    return option.keep || roll < 3 ? t("verdictStop", name, points) : t("verdictScore", name, points);
+  }
+  if (option.keep.length === 0) return t("keepNone");
+  return t("verdictKeep", option.keep.join(" "), rerolled(dice, option.keep));
+}
+
+/** Clear the verdict (no advice to show, or an error in its place). */
+export function clearVerdict() {
+  $("#verdict-box").replaceChildren();
+  $("#verdict-apply").hidden = true;
+  markDice(null);
+}
+
+/** Show the verdict of `result` (yacht.api's advice) for the position's `dice`. */
+export function renderVerdict(result, dice, variant) {
+  const apply = $("#verdict-apply");
+  if (result.over) {
+    $("#verdict-box").replaceChildren();
+    markDice(null);
+    const reviewable = store.game !== null;
+    apply.hidden = !reviewable;
+    apply.textContent = t("reviewGame");
+    apply.removeAttribute("aria-label");
+    apply.onclick = openReview;
+    return;
+  }
+  const ranked = rankOptions(result.options);
+  if (ranked.length === 0) return clearVerdict();
+  const best = ranked[0].option;
+  const tied = ranked.filter((r) => r.rank === 1).length - 1;
+  const next = ranked.find((r) => r.rank > 1)?.option;
+  let margin = "";
+  if (tied > 0) margin = t("verdictTied", tied);
+  else if (next)
+    margin = t(
+      "verdictMargin",
+      formatSigned(best.expected - next.expected),
+      verdictWords(next, dice, variant, result.roll),
+    );
+  const verdict = el(
+    "div",
+    {
+      class: "verdict",
+      "data-testid": "verdict",
+      "data-expected": String(best.expected),
+      "data-keep": best.keep ? best.keep.join("") : null,
+      "data-category": best.category ?? null,
+    },
+    el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
+    margin ? el("p", { class: "verdict-margin", text: margin }) : "",
+  );
+  $("#verdict-box").replaceChildren(verdict);
+  markDice(best.keep && best.category === undefined ? best.keep : null);
+
+  const playable = store.game === null || store.view?.phase === "choice";
+  apply.hidden = !playable;
+  const text = best.category !== undefined ? t("applyScore") : best.keep.length ? t("applyKeep") : t("applyReroll");
+  apply.textContent = text;
+  apply.setAttribute("aria-label", t("bestAction", text));
+  apply.onclick = () => applyOption(best);
+}
+
+/** Mark the dice a keep rerolls (data-reroll) and those it keeps; null: no marks. */
+function markDice(keep) {
+  const slots = [...document.querySelectorAll("#slots [data-testid=die]")];
+  const mask = keep ? keptMask(store.state.dice, keep) : [];
+  slots.forEach((slot, i) => {
+    const reroll = keep !== null && !mask[i];
+    slot.toggleAttribute("data-reroll", reroll);
+    slot.querySelector(".mark")?.remove();
+    if (reroll) slot.append(el("span", { class: "mark", text: t("rerollMark") }));
+  });
+}
