@@ -137,15 +137,19 @@ def runtime(site: Path) -> dict:
     return build_site.read_runtime()
 
 
-@pytest.fixture(scope="session")
-def server(site: Path) -> Iterator[SiteServer]:
-    httpd = SiteServer()
+def serving(httpd: http.server.HTTPServer) -> Iterator:
+    """Serve ``httpd`` on a thread for as long as the (generator) fixture lasts; yields it."""
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd
     httpd.shutdown()
     httpd.server_close()
     thread.join()
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[SiteServer]:
+    yield from serving(SiteServer())
 
 
 def launch_chromium(playwright: Playwright) -> Browser:

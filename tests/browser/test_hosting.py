@@ -3,7 +3,6 @@ every URL the page, its worker and its service worker use is relative, so it get
 
 import functools
 import http.server
-import threading
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -11,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from serve import Handler
 
-from .conftest import PUBLIC
+from .conftest import PUBLIC, serving
 from .page_helpers import assert_same_advice, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -45,13 +44,7 @@ class _SubPathHandler(Handler):
 
 @pytest.fixture(scope="module")
 def sub_path_server(site) -> Iterator[SubPathServer]:
-    httpd = SubPathServer()
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    yield from serving(SubPathServer())
 
 
 def test_under_a_sub_path_the_page_gives_advice_and_its_service_worker_takes_it(
