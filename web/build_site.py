@@ -146,10 +146,24 @@ def json_bytes(value: object) -> bytes:
 # 1. The page -------------------------------------------------------------------------------------
 
 
+PRELOAD_MARK: Final = "    <!-- modulepreload: web/build_site.py puts a preload link for every module of web/app/ here -->\n"
+
+
+def page_html(modules: list[str]) -> bytes:
+    """``index.html`` with a ``modulepreload`` link per module, so the browser fetches the whole
+    module graph at once instead of one import level per round trip."""
+    html = (WEB / "index.html").read_text()
+    if PRELOAD_MARK not in html:
+        raise BuildError("web/index.html lacks the modulepreload mark the build replaces")
+    links = "".join(f'    <link rel="modulepreload" href="{name}" />\n' for name in modules)
+    return html.replace(PRELOAD_MARK, links).encode()
+
+
 def copy_page() -> None:
     modules = app_modules()
     for name in (*WEB_FILES, *modules):
-        write_if_changed(PUBLIC / name, (WEB / name).read_bytes())
+        data = page_html(modules) if name == "index.html" else (WEB / name).read_bytes()
+        write_if_changed(PUBLIC / name, data)
     for stale in (PUBLIC / APP_DIR).glob("*.js"):  # a module renamed or removed since the last build
         if f"{APP_DIR}/{stale.name}" not in modules:
             stale.unlink()

@@ -1,12 +1,20 @@
 // Messages to the worker (worker.js: Pyodide + NumPy + our package): requests with ids, and one
 // "latest request wins" queue that the advice and the review both use.
 
+/** The worker index.html started before the modules loaded, with what it said meanwhile; once. */
+function takeEarlyWorker() {
+  const early = globalThis.yachtEarlyWorker;
+  globalThis.yachtEarlyWorker = undefined;
+  return early;
+}
+
 /** Messages to the worker: each request has an id; its reply settles the request's promise. */
 export class Advisor {
   constructor(onProgress) {
     this.pending = new Map();
     this.nextId = 1;
-    this.worker = new Worker(new URL("../worker.js", import.meta.url), { type: "module" });
+    const early = takeEarlyWorker();
+    this.worker = early?.worker ?? new Worker(new URL("../worker.js", import.meta.url), { type: "module" });
     this.worker.onmessage = ({ data }) => {
       if (data.type === "progress") return onProgress(data);
       const request = this.pending.get(data.id);
@@ -20,6 +28,10 @@ export class Advisor {
       const message = event.message || "worker.js or pyodide/pyodide.mjs could not be loaded";
       this.failAll({ kind: "load", step: "runtime", message });
     };
+    for (const event of early?.said ?? []) {
+      if (event.type === "error") this.worker.onerror(event);
+      else this.worker.onmessage(event);
+    }
   }
 
   call(action, args = {}) {
