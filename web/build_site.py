@@ -146,7 +146,7 @@ def json_bytes(value: object) -> bytes:
 # 1. The page -------------------------------------------------------------------------------------
 
 
-PRELOAD_MARK: Final = "    <!-- modulepreload: web/build_site.py puts a preload link for every module of web/app/ here -->\n"
+PRELOAD_MARK: Final = "    <!-- modulepreload: a link per module of web/app/, written by web/build_site.py -->\n"
 
 
 def page_html(modules: list[str]) -> bytes:

@@ -81,3 +81,13 @@ def test_a_damaged_package_wheel_names_the_file(fresh_page: Page, server, cpytho
         expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
         assert "Traceback" not in page.get_by_test_id("error").inner_text()
     retry_gets_advice(page, query, cpython)
+
+
+def test_a_worker_that_fails_before_the_page_script_runs_is_reported(fresh_page: Page, server, cpython) -> None:
+    """index.html starts the worker before the modules load: a failure that early is not lost."""
+    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    with server.fail("/worker.js", 404):
+        page.goto(server.url(f"index.html?{query}"))
+        expect_load_error(page, "Could not load the advisor (Python runtime (Pyodide))", "worker.js")
+    assert server.requested.count("/worker.js") >= 1
+    retry_gets_advice(page, query, cpython)

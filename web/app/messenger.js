@@ -26,7 +26,8 @@ export class Advisor {
     this.worker.onerror = (event) => {
       event.preventDefault();
       const message = event.message || "worker.js or pyodide/pyodide.mjs could not be loaded";
-      this.failAll({ kind: "load", step: "runtime", message });
+      this.failure = { kind: "load", step: "runtime", message };
+      this.failAll(this.failure);
     };
     for (const event of early?.said ?? []) {
       if (event.type === "error") this.worker.onerror(event);
@@ -35,6 +36,7 @@ export class Advisor {
   }
 
   call(action, args = {}) {
+    if (this.failure) return Promise.reject(this.failure); // the worker failed before this call
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
