@@ -92,16 +92,27 @@ def control(page: Page, role: str, name: str):
     return page.get_by_role(role, name=name, exact=True)
 
 
-# The scoresheet: one cell per category (data-testid="cell"), a picker under it -------------------
+# The scoresheet: one cell per category (data-testid="cell"): its name opens the picker; a category
+# with at most six scores has them as chips on the sheet too ------------------------------------
 
 
 def cell(page: Page, category: int):
     return page.locator(f"[data-testid=cell][data-category='{category}']")
 
 
+def open_cell(page: Page, category: int) -> None:
+    """Tap a cell's name: opens its picker (or closes it when open)."""
+    cell(page, category).locator(".open").click()
+
+
+def chip(page: Page, category: int, value: int):
+    """The chip on the sheet that writes ``value`` in a category (Aces–Sixes, straights, Yacht)."""
+    return cell(page, category).locator(f".quick-values button[data-value='{value}']")
+
+
 def set_cell(page: Page, category: int, value: int | None) -> None:
-    """Write ``value`` (None: empty) in a category: tap its cell, then the value in the picker."""
-    cell(page, category).click()
+    """Write ``value`` (None: empty) in a category: tap its name, then the value in the picker."""
+    open_cell(page, category)
     page.locator(f"#picker-values button[data-value='{'' if value is None else value}']").click()
     expect(page.locator("#picker")).to_be_hidden()
 
@@ -111,6 +122,6 @@ def expect_cell(page: Page, category: int, value: int | None) -> None:
 
 
 def score_on_sheet(page: Page, category: int, name: str, points: int) -> None:
-    """Score the dice shown in a category from the sheet: its cell, then "Score N in Name"."""
-    cell(page, category).click()
+    """Score the dice shown in a category from the sheet: its name, then "Score N in Name"."""
+    open_cell(page, category)
     control(page, "button", f"Score {points} in {name}").click()

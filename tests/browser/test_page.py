@@ -19,8 +19,10 @@ from yacht.rules import VARIANTS, possible_scores, score_table
 from .page_helpers import (
     assert_same_advice,
     cell,
+    chip,
     control,
     expect_cell,
+    open_cell,
     open_page,
     page_options,
     score_on_sheet,
@@ -220,12 +222,12 @@ def test_the_sheet_offers_only_possible_scores_and_previews_the_dice(page: Page,
         allowed = possible_scores(VARIANTS[variant])
         points = score_table(VARIANTS[variant])[roll_index((3, 3, 3, 5, 5))]
         for c in range(N_CATEGORIES):
-            cell(page, c).click()
+            open_cell(page, c)
             values = page.locator("#picker-values button").evaluate_all("b => b.map(x => x.dataset.value)")
             assert sorted(values) == sorted(["", *map(str, allowed[c])])
             assert values[0] == str(points[c])  # these dice's points first
             assert values[-1] == ""  # clearing the cell last
-            cell(page, c).click()  # closes the picker
+            open_cell(page, c)  # closes the picker
             expect(page.locator("#picker")).to_be_hidden()
     control(page, "radio", "Official").check()
     expect(cell(page, 8).locator(".preview")).to_have_text("→ 19")  # Full House: 3 3 3 5 5 = 19
@@ -240,15 +242,49 @@ def test_the_sheet_offers_only_possible_scores_and_previews_the_dice(page: Page,
     expect(page.locator("#bonus")).to_have_text("27 more for +35")
 
 
+def test_the_sheet_chips_write_a_score_in_one_tap_and_never_score_the_dice(page: Page, server) -> None:
+    open_page(page, server, "s=,,,,,,,,,,,&d=33355&r=2")
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=33355&r=2")
+    for variant in ("official", "strict"):
+        control(page, "radio", variant.capitalize()).check()
+        allowed = possible_scores(VARIANTS[variant])
+        for c in range(N_CATEGORIES):
+            chips = cell(page, c).locator(".quick-values button")
+            values = chips.evaluate_all("b => b.map(x => Number(x.dataset.value))")
+            # Every category with at most six scores has them all on the sheet, in order.
+            assert values == (sorted(allowed[c]) if len(allowed[c]) <= 6 else []), c
+    control(page, "radio", "Official").check()
+    # The dice's points are marked: 3 3 3 5 5 scores 9 in Treys, 0 in Fours, 0 in B.Straight.
+    for c, points in ((2, 9), (3, 0), (10, 0)):
+        expect(chip(page, c, points)).to_have_class(re.compile(r"\bdice-points\b"))
+    expect(chip(page, 2, 6)).not_to_have_class(re.compile(r"\bdice-points\b"))
+    chip(page, 2, 6).click()  # a tap writes the score, at roll 2: no turn is played
+    wait_for_advice(page, "s=,,6,,,,,,,,,&d=33355&r=2")
+    expect(chip(page, 2, 6)).to_have_attribute("aria-pressed", "true")
+    chip(page, 10, 30).click()
+    wait_for_advice(page, "s=,,6,,,,,,,,30,&d=33355&r=2")
+    chip(page, 2, 6).click()  # the pressed chip clears the cell
+    wait_for_advice(page, "s=,,,,,,,,,,30,&d=33355&r=2")
+    expect(chip(page, 2, 6)).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#picker")).to_be_hidden()
+    # Playing along, the sheet follows the game: its chips are disabled.
+    open_cell(page, 5)
+    control(page, "button", "Score 0 in Sixes").click()
+    wait_for_advice(page, "s=,,,,,,,,,,30,&r=2&h=33355f")
+    expect(chip(page, 5, 0)).to_have_attribute("aria-pressed", "true")
+    for c in (0, 9, 11):
+        expect(chip(page, c, 0)).to_be_disabled()
+
+
 def test_scoring_from_the_sheet_is_a_labelled_action(page: Page, server) -> None:
     open_page(page, server, "s=,,,,,,,,,,,&d=66662&r=2")
     wait_for_advice(page, "s=,,,,,,,,,,,&d=66662&r=2")
-    cell(page, 5).click()  # opening a cell scores nothing
+    open_cell(page, 5)  # opening a cell scores nothing
     expect(page.locator("#picker")).to_be_visible()
     page.keyboard.press("Escape")  # closes it, the focus back on its cell
     expect(page.locator("#picker")).to_be_hidden()
-    expect(cell(page, 5)).to_be_focused()
-    cell(page, 5).click()
+    expect(cell(page, 5).locator(".open")).to_be_focused()
+    open_cell(page, 5)
     assert url_query(page) == "s=,,,,,,,,,,,&d=66662&r=2"
     expect(page.locator("#picker-hint")).to_contain_text("This ends the turn now.")
     expect(page.locator("#picker-hint")).to_contain_text("Scoring starts playing along")
@@ -302,9 +338,9 @@ def test_following_the_advice_plays_the_game_along(page: Page, server, cpython) 
     wait_for_advice(page, "h=56366-666-66662f")
     expect_cell(page, 5, 24)
     expect(page.locator("#sheet-locked")).to_be_visible()
-    cell(page, 5).click()  # while playing along the sheet follows the game: no values to pick
+    open_cell(page, 5)  # while playing along the sheet follows the game: no values to pick
     expect(page.locator("#picker-values")).to_be_hidden()
-    cell(page, 5).click()
+    open_cell(page, 5)
     expect(page.locator("#slots button")).to_have_count(0)
     expect(page.locator("#summary")).to_contain_text("Turn 2: enter the five dice you rolled")
     expect(page.locator("#total")).to_have_text("24")
@@ -416,11 +452,11 @@ def test_every_control_has_a_role_and_a_name(page: Page, server) -> None:
     tree = page.locator("body").aria_snapshot()
     unnamed = [line for line in tree.splitlines() if re.match(r"\s*- (button|combobox|radio|textbox)\s*(\[|:|$)", line)]
     assert unnamed == [], tree
-    for name in ("Share", "New game", "Clear dice", "Delete last", "English", "日本語", "Score Choice", "Undo", "Redo"):
+    for name in ("Share", "New game", "Clear dice", "English", "日本語", "Score Choice", "Undo", "Redo", "Aces 3"):
         expect(control(page, "button", name)).to_be_visible()
     for name in ("Roll for me", "Review"):
         expect(control(page, "button", name)).to_be_visible()
-    cell(page, 3).click()
+    open_cell(page, 3)
     expect(control(page, "button", "Score 8 in Fours")).to_be_visible()
     for face in range(1, 7):
         expect(control(page, "button", f"Add {face}")).to_be_visible()

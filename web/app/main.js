@@ -60,10 +60,6 @@ function bindControls() {
     button.addEventListener("click", () => addDie(face));
     keypad.append(button);
   }
-  $("#backspace").addEventListener("click", () => {
-    const i = lastRemovable();
-    if (i >= 0) removeDie(i);
-  });
   $("#clear-dice").addEventListener("click", clearDice);
   $("#roll-for-me").addEventListener("click", rollForMe);
   $("#undo").addEventListener("click", undo);

@@ -18,7 +18,6 @@ export const TEXTS = {
     addDie: (face) => `Add ${face}`,
     removeDie: (i, face) => `Remove die ${i} (${face})`,
     keptDie: (face) => `${face}, kept`,
-    backspace: "Delete last",
     clearDice: "Clear dice",
     rollForMe: "Roll for me",
     diceHintEmpty: "Tap the faces you rolled",
@@ -45,7 +44,7 @@ export const TEXTS = {
     beforeRoll: (expected, score) => `Before rolling: expected final score ${expected} (sheet now ${score}).`,
     needDice: (n, expected) =>
       `Enter ${n} more ${n === 1 ? "die" : "dice"} for advice. Expected final score ${expected}.`,
-    bestPlay: (expected, score) => `Expected final score with the best play: ${expected} (sheet now ${score}).`,
+    bestPlay: (expected, score) => `Best play: expected final score ${expected} (sheet ${score}).`,
     over: (score) => `Game over. Final score: ${score}.`,
     enterTurn: (turn) => `Turn ${turn}: enter the five dice you rolled, or let the page roll them.`,
     enterKept: (kept, n) =>
@@ -179,7 +178,6 @@ export const TEXTS = {
     addDie: (face) => `${face}を追加`,
     removeDie: (i, face) => `${i}個目のサイコロ (${face}) を削除`,
     keptDie: (face) => `${face} (残したサイコロ)`,
-    backspace: "1つ消す",
     clearDice: "サイコロを消す",
     rollForMe: "代わりに振る",
     diceHintEmpty: "出た目をタップ",
@@ -205,7 +203,7 @@ export const TEXTS = {
     waiting: "読み込みが終わると、ここにアドバイスが出ます。",
     beforeRoll: (expected, score) => `振る前: 最終得点の期待値 ${expected} (現在 ${score}点)`,
     needDice: (n, expected) => `あと${n}個入力するとアドバイスが出ます。最終得点の期待値 ${expected}`,
-    bestPlay: (expected, score) => `最善手での最終得点の期待値: ${expected} (現在 ${score}点)`,
+    bestPlay: (expected, score) => `最善手で最終得点の期待値 ${expected} (現在 ${score}点)`,
     over: (score) => `ゲーム終了。最終得点: ${score}点`,
     enterTurn: (turn) => `${turn}ターン目: 出た5個の目を入力するか、代わりに振らせてください。`,
     enterKept: (kept, n) => `${kept} を残しました: 振り直した${n}個の目を入力するか、代わりに振らせてください。`,

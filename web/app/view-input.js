@@ -76,7 +76,6 @@ export function renderDice() {
   $("#dice-hint").textContent = hint;
 
   const removable = lastRemovable() >= 0 && (!playing || store.view.phase !== "over");
-  $("#backspace").disabled = !removable;
   $("#clear-dice").disabled = !removable;
   $("#roll-for-me").disabled = !(entering && missing > 0);
   for (const button of document.querySelectorAll("#keypad button")) button.disabled = !entering;

@@ -1,7 +1,10 @@
-// The scoresheet: twelve compact cells (data-testid="cell", data-category 0–11) with the upper
-// subtotal and the bonus progress, and the picker a cell opens. The picker offers only the
-// scores the category can take under the rules, the current dice's points first; scoring from
-// the sheet is its own labelled button ("Score 24 in Sixes"), never a side effect of a tap.
+// The scoresheet: twelve cells (data-testid="cell", data-category 0–11) with the upper subtotal
+// and the bonus progress. A category with at most six possible scores (Aces–Sixes, the
+// straights, Yacht) shows them all on the sheet as chips: one tap writes the score (a tap on the
+// pressed chip clears it). Every cell's name opens the picker, which offers only the scores the
+// category can take under the rules, the current dice's points first; scoring from the sheet is
+// the picker's own labelled button ("Score 24 in Sixes"), never a side effect of a tap. While
+// playing along the sheet follows the game: the chips are disabled and the picker only scores.
 
 import { applyOption, canScore, setSheet } from "./actions.js";
 import { N_DICE } from "./dice.js";
@@ -10,22 +13,30 @@ import { categoryName, pointsOf, possible, sheetTotals } from "./rules.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
 
-/** The cells (built once, when rules.json has loaded). */
+/** Most scores a category may have for its chips to be on the sheet (one row of ≥ 44-px chips). */
+const QUICK_MOST = 6;
+
+const cellOf = (c) => $(`[data-testid=cell][data-category="${c}"]`);
+
+/** The cells (built once, when rules.json has loaded); the sums go beside the last cell. */
 export function buildSheet() {
   const groups = [$("#upper"), $("#lower")];
   store.rules.categories.en.forEach((_, c) => {
-    const cell = el(
+    const open = el(
       "button",
-      { type: "button", class: "cell", "data-testid": "cell", "data-category": c, "aria-controls": "picker" },
+      { type: "button", class: "open", "aria-controls": "picker" },
       el("span", { class: "name" }),
       el("span", { class: "value" }),
     );
-    cell.addEventListener("click", () => (store.picker === c ? closePicker() : openPicker(c)));
+    open.addEventListener("click", () => (store.picker === c ? closePicker() : openPicker(c)));
+    const quick = Object.values(store.rules.variants).every((v) => v.possible[c].length <= QUICK_MOST);
+    const cell = el("div", { class: quick ? "cell quick" : "cell", "data-testid": "cell", "data-category": c }, open);
+    if (quick) cell.append(el("div", { class: "quick-values", role: "group" }));
     groups[c < store.rules.upper ? 0 : 1].append(cell);
   });
+  $("#lower").append($("#sums"));
   $("#picker-close").addEventListener("click", () => closePicker(true));
 }
-
 export function openPicker(c) {
   store.picker = c;
   renderSheet();
@@ -36,7 +47,7 @@ export function closePicker(focus = false) {
   const c = store.picker;
   store.picker = null;
   renderSheet();
-  if (focus && c !== null) $(`[data-testid=cell][data-category="${c}"]`)?.focus();
+  if (focus && c !== null) cellOf(c)?.querySelector(".open").focus();
 }
 
 /** The points the dice shown score in category c, or null when there are not five dice. */
@@ -58,9 +69,12 @@ export function renderSheet() {
     cell.dataset.value = value === null ? "" : String(value);
     cell.classList.toggle("filled", value !== null);
     cell.classList.toggle("best", best === c);
-    cell.setAttribute("aria-expanded", String(store.picker === c));
+    const open = cell.querySelector(".open");
+    open.setAttribute("aria-expanded", String(store.picker === c));
     const state = value !== null ? String(value) : t("emptyName");
-    cell.setAttribute("aria-label", `${name}: ${state}${points !== null ? `, ${t("previewName", points)}` : ""}`);
+    open.setAttribute("aria-label", `${name}: ${state}${points !== null ? `, ${t("previewName", points)}` : ""}`);
+    const quick = cell.querySelector(".quick-values");
+    if (quick) renderChips(quick, c, value, points);
   }
   const totals = sheetTotals(store.state.sheet);
   $("#subtotal").textContent = `${totals.upper} / ${store.rules.bonus.threshold}`;
@@ -69,6 +83,32 @@ export function renderSheet() {
   $("#total").textContent = String(totals.total);
   $("#sheet-locked").hidden = store.game === null;
   renderPicker();
+}
+
+/** The chips of a category shown on the sheet: its scores, the pressed one written, the dice's
+ * points marked; disabled while playing along. Rebuilt only when the rules' scores change. */
+function renderChips(box, c, value, points) {
+  const name = categoryName(c);
+  const values = possible(store.state.variant, c);
+  if (box.dataset.values !== values.join()) {
+    box.dataset.values = values.join();
+    box.replaceChildren(
+      ...values.map((v) => {
+        const chip = el("button", { type: "button", class: "chip", "data-value": v, text: String(v) });
+        chip.addEventListener("click", () => setSheet(c, store.state.sheet[c] === v ? null : v));
+        return chip;
+      }),
+    );
+  }
+  box.setAttribute("aria-label", t("pickerValues", name));
+  const locked = store.game !== null;
+  for (const chip of box.children) {
+    const v = Number(chip.dataset.value);
+    chip.disabled = locked;
+    chip.classList.toggle("dice-points", v === points);
+    chip.setAttribute("aria-pressed", String(v === value));
+    chip.setAttribute("aria-label", t("setCell", name, v));
+  }
 }
 
 /** The category the best option scores (at roll 3, or stopping early), if any. */
@@ -128,7 +168,7 @@ function renderPicker() {
     button.addEventListener("click", () => {
       store.picker = null;
       setSheet(c, v);
-      $(`[data-testid=cell][data-category="${c}"]`)?.focus();
+      cellOf(c)?.querySelector(".open").focus();
     });
     return button;
   };
