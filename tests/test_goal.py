@@ -119,3 +119,23 @@ def test_outside_the_exact_range_the_distribution_is_simulated_and_says_so(shipp
     sd_of_mean = 40 / 100  # sd of a game's final score is under 40; √10,000 = 100
     assert abs(dist["expected"] - result["options"][0]["expected"]) < 4 * sd_of_mean
     assert 0.4 < dist["bonus"] < 0.9
+
+
+def test_a_lazy_caller_is_told_which_spread_table_to_load_and_then_gets_the_same_answer(shipped):
+    """The worker's way: yacht.api.Tables raises SpreadMissing(variant) when the goal needs the
+    spread table outside the exact range; once it is loaded the answer is the CLI's."""
+    from yacht.api import SpreadMissing, Tables
+    from yacht.table import decode_spread, spread_file_name
+
+    query = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&v=strict&o=5,,12,,,24,,,,15,30,"
+    lazy = Tables()
+    lazy.update(shipped)
+    assert advise_query(f"{ME}&d=12346&r=1&{THEM}", lazy)["exact"] is True  # exact: no spread table asked for
+    with pytest.raises(SpreadMissing) as missing:
+        advise_query(query, lazy)
+    assert missing.value.variant == "strict"
+    path = ROOT / "public" / "tables" / spread_file_name("strict")
+    lazy.spreads["strict"] = decode_spread(path.read_bytes(), variant="strict")
+    cli = run("advise", "--json", query)
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == json.loads(json.dumps(advise_query(query, lazy)))

@@ -32,9 +32,11 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    possible scores of each category and the points of every roll (keyed by
    its dice in ascending order), so the page can offer and preview scores
    before the runtime has loaded.
-6. ``public/build.json``: the URLs of the wheel and the tables (with a
-   content hash in the query, so no stale copy is ever used) and the
-   Pyodide version, so the JavaScript names no version or file itself.
+6. ``public/build.json``: the URLs of the wheel, the tables and the spread
+   tables (``spreads``: the worker loads one only when a goal needs it; the
+   service worker caches it then, it is not precached), each with a content
+   hash in the query, so no stale copy is ever used, and the Pyodide
+   version, so the JavaScript names no version or file itself.
 7. The app's icons (``web/icons.py``: ``icon.svg``, ``icon-192.png``,
    ``icon-512.png``, ``icon-maskable-512.png``) and its web app manifest
    ``manifest.webmanifest``, so a phone can install the page.
@@ -64,6 +66,7 @@ import subprocess
 import sys
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -76,7 +79,7 @@ sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as
 import icons  # noqa: E402  (web/icons.py, next to this file)
 from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
-from yacht.table import file_name  # noqa: E402
+from yacht.table import file_name, spread_file_name  # noqa: E402
 
 WEB_FILES: Final = (
     "index.html",
@@ -427,19 +430,27 @@ def versioned_url(path: Path) -> str:
     return f"{path.relative_to(PUBLIC).as_posix()}?h={sha256_file(path)[:16]}"
 
 
-def build_json(pyodide_version: str, wheel_name: str) -> dict:
-    tables = {}
+def table_entries(name: Callable[[str], str]) -> dict:
+    """variant → {url, bytes} of the file ``name(variant)`` in public/tables/ (from build_table)."""
+    entries = {}
     for variant in sorted(rules.VARIANTS):
-        path = PUBLIC / "tables" / file_name(variant)
+        path = PUBLIC / "tables" / name(variant)
         if not path.is_file():
             raise BuildError(f"{path.relative_to(ROOT)} is missing: run `.venv/bin/python -m build_table` first")
-        tables[variant] = {"url": versioned_url(path), "bytes": path.stat().st_size}
+        entries[variant] = {"url": versioned_url(path), "bytes": path.stat().st_size}
+    return entries
+
+
+def build_json(pyodide_version: str, wheel_name: str) -> dict:
+    tables = table_entries(file_name)
+    spreads = table_entries(spread_file_name)
     wheel = PUBLIC / "py" / wheel_name
     return {
         "default_variant": rules.DEFAULT_VARIANT.name,
         "pyodide": {"version": pyodide_version, "index_url": "pyodide/"},
         "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
         "tables": tables,
+        "spreads": spreads,
     }
 
 

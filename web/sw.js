@@ -47,8 +47,15 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
-      // Cache first; what the cache lacks (another page of the site) comes from the network.
-      return (await cache.match(page ? PAGE : request)) ?? fetch(request);
+      // Cache first; what the cache lacks (another page of the site) comes from the network. A
+      // spread table is not precached (only a goal needs it): it is kept once it has loaded.
+      const cached = await cache.match(page ? PAGE : request);
+      if (cached) return cached;
+      const response = await fetch(request);
+      if (response.ok && /\/tables\/[^/]+\.spread\.table$/.test(url.pathname)) {
+        await cache.put(request, response.clone());
+      }
+      return response;
     })(),
   );
 });

@@ -1,4 +1,5 @@
-// The advisor's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant.
+// The advisor's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant (and
+// its spread table, once a goal needs it).
 //
 // Started by the page at load as a module worker. Loading starts at once: the runtime
 // (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
@@ -10,7 +11,7 @@
 // time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.position.
 //                                        PositionError, or its subclass yacht.game.GameError;
-//                                        the message is the CLI's)
+//                                        yacht.goal.GoalUnavailable; the message is the CLI's)
 //   {kind: "load", step, message, details}  something the advisor needs did not load (a
 //                                        table of another variant than asked for included);
 //                                        message names the file, details is the runtime's
@@ -268,9 +269,11 @@ const advisor = (async () => {
       table: pyodide.pyimport("yacht.table"),
       PositionError: pyodide.pyimport("yacht.position").PositionError,
       TableMissing: pyodide.pyimport("yacht.api").TableMissing,
+      SpreadMissing: pyodide.pyimport("yacht.api").SpreadMissing,
+      GoalUnavailable: pyodide.pyimport("yacht.goal").GoalUnavailable,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
-      tables: pyodide.toPy({}), // variant name -> yacht.table.Table, the Mapping advise_query takes
+      tables: pyodide.pyimport("yacht.api").Tables(), // variant -> yacht.table.Table, and .spreads
     };
   });
 })();
@@ -325,15 +328,49 @@ function pythonMessage(py, error) {
   }
 }
 
-/** The table yacht.api asked for and did not find (yacht.api.TableMissing). */
-class TableMissing {
-  constructor(variant) {
+/** variant -> Promise that resolves once its spread table is decoded into advisor.tables.spreads:
+ * fetched only when a goal (o= or t=) outside the exact range needs it. */
+const spreads = new Map();
+
+function loadSpread(variant) {
+  if (!spreads.has(variant)) {
+    const loaded = (async () => {
+      const b = await build;
+      if (!Object.hasOwn(b.spreads ?? {}, variant)) {
+        throw new LoadError("table", `build.json lists no spread table for ${variant}`);
+      }
+      const bytes = await fetchBytes(here(b.spreads[variant].url), "table");
+      const py = await advisor;
+      const data = py.builtins.bytes(bytes);
+      const held = py.tables.spreads;
+      try {
+        const sd = py.table.decode_spread.callKwargs(data, { source: `the ${variant} spread table`, variant });
+        held.set(variant, sd);
+        sd.destroy();
+      } catch (error) {
+        throw new LoadError("table", pythonMessage(py, error));
+      } finally {
+        held.destroy();
+        data.destroy();
+      }
+    })();
+    loaded.catch(() => {}); // reported where it is awaited
+    spreads.set(variant, loaded);
+  }
+  return spreads.get(variant);
+}
+
+/** What yacht.api asked for and did not find: a table (yacht.api.TableMissing) or a spread table
+ * (yacht.api.SpreadMissing) of `variant`; `load` loads it. */
+class Missing {
+  constructor(load, variant) {
+    this.load = load;
     this.variant = variant;
   }
 }
 
-/** Call into Python; a PositionError (or a subclass: GameError) becomes {kind: "position", field,
- * message}, a yacht.api.TableMissing a TableMissing. */
+/** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
+ * {kind: "position", field, message}, a TableMissing or SpreadMissing a Missing. */
 function callPython(py, call) {
   try {
     return call();
@@ -341,10 +378,11 @@ function callPython(py, call) {
     if (error?.type !== undefined) {
       const exc = py.sys.last_exc;
       try {
-        if (exc && py.builtins.isinstance(exc, py.PositionError)) {
+        if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
           throw { kind: "position", field: exc.field, message: exc.toString() };
         }
-        if (exc && py.builtins.isinstance(exc, py.TableMissing)) throw new TableMissing(exc.variant);
+        if (exc && py.builtins.isinstance(exc, py.TableMissing)) throw new Missing(loadTable, exc.variant);
+        if (exc && py.builtins.isinstance(exc, py.SpreadMissing)) throw new Missing(loadSpread, exc.variant);
       } finally {
         exc?.destroy();
       }
@@ -354,7 +392,8 @@ function callPython(py, call) {
 }
 
 /** yacht.api.<name>(query, tables) as a plain object. The query is parsed once, in Python: when
- * the variant it asks for has no table loaded yet, that table is loaded and the call made again. */
+ * the variant it asks for has no table loaded yet, or the goal needs a spread table not loaded
+ * yet, that file is loaded and the call made again. */
 async function answer(name, query) {
   const py = await advisor;
   const call = () =>
@@ -366,12 +405,15 @@ async function answer(name, query) {
         result.destroy();
       }
     });
-  try {
-    return call();
-  } catch (error) {
-    if (!(error instanceof TableMissing)) throw error;
-    await loadTable(error.variant);
-    return call();
+  for (let loads = 0; ; loads++) {
+    try {
+      return call();
+    } catch (error) {
+      if (!(error instanceof Missing)) throw error;
+      // At most the table and the spread table: a file still missing once loaded is a bug.
+      if (loads === 2) throw { kind: "internal", message: `still missing once loaded: ${error.variant}` };
+      await error.load(error.variant);
+    }
   }
 }
 

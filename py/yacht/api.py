@@ -16,7 +16,10 @@ stands: the canonical ``query``, the current ``position`` query and its
 ``review_query(query, tables)``: a game record → its review
 (``Review.to_json()``) plus ``query``, ``variant`` and ``position``.
 
-``tables`` maps a variant name to its ``Table``. Bad input raises
+``tables`` maps a variant name to its ``Table``. A caller that loads tables lazily (the worker)
+passes a ``Tables``: its ``spread(variant)`` raises ``SpreadMissing`` naming the variant whose
+sd table the goal needs and it has not loaded yet, so that caller loads it and asks again.
+Bad input raises
 ``position.PositionError``, ``game.GameError`` or ``goal.GoalUnavailable``
 (ValueErrors with a ``field``). The query is parsed once: the variant it asks for is the one
 whose table is looked up, and a table missing from ``tables`` raises
@@ -43,6 +46,29 @@ class TableMissing(LookupError):
     def __init__(self, variant: str) -> None:
         super().__init__(f"no table loaded for the {variant} rules")
         self.variant = variant
+
+
+class SpreadMissing(LookupError):
+    """The sd table of ``variant`` (``table.decode_spread``) is needed and not loaded."""
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(f"no spread table loaded for the {variant} rules")
+        self.variant = variant
+
+
+class Tables(dict[str, Table]):
+    """Variant name → ``Table``, and in ``spreads`` variant name → sd table ((4096, 64)
+    float64, [mask, ν]), both filled by the caller as it loads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spreads: dict[str, np.ndarray] = {}
+
+    def spread(self, variant: str) -> np.ndarray:
+        try:
+            return self.spreads[variant]
+        except KeyError:
+            raise SpreadMissing(variant) from None
 
 
 def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:

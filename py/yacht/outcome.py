@@ -110,7 +110,7 @@ def shifted(next_values: np.ndarray, rows: np.ndarray, gains: np.ndarray, width:
     stride = most_gain + width
     padded = np.zeros((n_rows, stride))
     padded[:, most_gain : most_gain + next_width - 1] = next_values[:, :-1]
-    start = rows * stride + most_gain - gains
+    start = (rows * stride + most_gain - gains).astype(np.intp)  # take's indices: intp (int32 in Pyodide)
     out = np.empty((*rows.shape, width))
     np.take(padded.ravel(), start[..., None] + np.arange(width - 1), out=out[..., :-1])
     out[..., -1] = next_values[rows, -1]

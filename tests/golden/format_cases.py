@@ -12,7 +12,8 @@ today, so a change of the formats fails a test until the cases are written again
 The cases (a fixed seed: byte-identical from run to run):
 
 - ``positions``: ``{query, canonical}``: a valid position query, in varied spellings (order of
-  the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``), and
+  the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``, an opponent's sheet
+  ``o`` or a score to reach ``t``), and
   ``yacht.position.format_query`` of it;
 - ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet) and
   ``yacht.game.format_game`` of it;
@@ -71,6 +72,12 @@ def position_queries(rng: random.Random) -> list[str]:
             parts.append(f"r={roll}")
         if variant == "strict" or rng.random() < 0.3:
             parts.append(f"v={variant}")
+        if i % 4 == 1:  # the opponent's sheet: as many categories filled as mine, or one more
+            mine = sum(v is not None for v in sheet)
+            theirs = rng.choice([mine - 1, mine] if mine == N_CATEGORIES else [mine, mine + 1])
+            parts.append(f"o={sheet_text(random_sheet(rng, variant, theirs))}")
+        elif i % 4 == 2:
+            parts.append(f"t={rng.randint(0, 999)}")
         if i % 3 == 0:
             rng.shuffle(parts)
         queries.append("&".join(parts))
@@ -139,6 +146,12 @@ BAD_POSITIONS = [
     "d=12378&r=1",
     "=1",
     "s",
+    "s=,,,,,,,,,,,&r=0&o=5,4,,,,,,,,,,",
+    "s=,,,,,,,,,,,&r=0&o=7,,,,,,,,,,,",
+    "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,",
+    "s=,,,,,,,,,,,&r=0&t=1000",
+    "s=,,,,,,,,,,,&r=0&t=-5",
+    "s=,,,,,,,,,,,&r=0&t=200&o=,,,,,,,,,,,",
 ]
 
 

@@ -190,6 +190,9 @@ export function setVariant(variant) {
         cleared.push(c);
       }
     });
+    s.opponent?.forEach((v, c) => {
+      if (v !== null && !possible(variant, c).includes(v)) s.opponent[c] = null;
+    });
   });
   if (cleared.length) $("#note").textContent = t("variantCleared", cleared.map(categoryName).join(", "));
 }
@@ -201,6 +204,33 @@ export function setSheet(c, value) {
   });
 }
 
+/** The goal of the position: "none", "opponent" (an empty sheet of theirs to fill) or "target"
+ * (a score to reach, 200 to start from). */
+export function setGoal(kind) {
+  if (store.game) return;
+  change((s) => {
+    s.opponent = kind === "opponent" ? (s.opponent ?? s.sheet.map(() => null)) : null;
+    s.target = kind === "target" ? (s.target ?? DEFAULT_TARGET) : null;
+  });
+}
+
+/** A score to start "a score to reach" from. */
+export const DEFAULT_TARGET = 200;
+
+export function setOpponent(c, value) {
+  if (store.game || !store.state.opponent) return;
+  change((s) => {
+    s.opponent[c] = value;
+  });
+}
+
+export function setTarget(value) {
+  if (store.game || store.state.target === null) return;
+  change((s) => {
+    s.target = value;
+  });
+}
+
 /** A new game. A game played along stays in the history: Back returns to it. */
 export function newGame() {
   const wasGame = store.game !== null;
@@ -209,6 +239,7 @@ export function newGame() {
     (s) => {
       if (store.game) leaveGame();
       s.sheet = s.sheet.map(() => null);
+      if (s.opponent) s.opponent = s.opponent.map(() => null);
       s.dice = [];
       s.roll = 0;
     },
@@ -252,6 +283,10 @@ export function fixLink(fix) {
       s.dice = [];
       s.roll = 0;
     } else if (fix.kind === "variant") s.variant = store.rules.default_variant;
+    else if (fix.kind === "goal") {
+      s.opponent = null;
+      s.target = null;
+    }
   });
   renderInput();
 }

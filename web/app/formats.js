@@ -9,13 +9,16 @@ export const CATEGORY_LETTERS = "abcdefghijkl";
  * game's current position (the dice being entered included), derived by sync(). */
 
 /** The query of the position, as yacht.position.format_query writes it.
- * Dice still being entered (fewer than five) are not part of the position: r=0 then. */
-export function formatQuery({ sheet, dice, roll, variant }) {
+ * Dice still being entered (fewer than five) are not part of the position: r=0 then.
+ * `opponent`: the opponent's sheet (o=) or null; `target`: a score to reach (t=) or null. */
+export function formatQuery({ sheet, dice, roll, variant, opponent = null, target = null }) {
   const parts = [`s=${sheet.map((v) => v ?? "").join(",")}`];
   const complete = dice.length === N_DICE;
   if (complete) parts.push(`d=${dice.join("")}`);
   parts.push(`r=${complete ? roll : 0}`);
   if (variant !== store.rules.default_variant) parts.push(`v=${variant}`);
+  if (opponent) parts.push(`o=${opponent.map((v) => v ?? "").join(",")}`);
+  if (target !== null) parts.push(`t=${target}`);
   return parts.join("&");
 }
 
@@ -43,7 +46,10 @@ export function readQuery(query) {
   const dice = /^[1-6]{5}$/.test(d) ? [...d].map(Number) : [];
   const r = params.get("r") ?? "0";
   const roll = /^[0-3]$/.test(r) && dice.length === N_DICE ? Number(r) : 0;
-  return { sheet, dice, roll, variant };
+  const opponent = params.has("o") ? readSheet(params.get("o"), variant, true) : null;
+  const t = params.get("t") ?? "";
+  const target = /^[0-9]{1,3}$/.test(t) && !opponent ? Number(t) : null;
+  return { sheet, dice, roll, variant, opponent, target };
 }
 
 // The game record ------------------------------------------------------------------------------

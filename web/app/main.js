@@ -33,6 +33,7 @@ import { initialLanguage, saveLanguage } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderLoading, renderStatic } from "./view-input.js";
 import { closeReview, openReview } from "./view-review.js";
+import { buildGoal, renderGoal } from "./view-goal.js";
 import { buildSheet, closePicker } from "./view-sheet.js";
 
 /** Every control's handler, and the keyboard and history events. */
@@ -48,6 +49,13 @@ function bindControls() {
   for (const radio of document.querySelectorAll("input[name=roll]")) {
     radio.addEventListener("change", () => {
       if (!store.game) change((s) => (s.roll = Number(radio.value)));
+    });
+  }
+  for (const radio of document.querySelectorAll("input[name=aim]")) {
+    radio.addEventListener("change", () => {
+      store.aim = radio.value;
+      renderGoal();
+      renderAdvice();
     });
   }
   for (const radio of document.querySelectorAll("input[name=variant]")) {
@@ -146,6 +154,7 @@ async function main() {
   }
   readLocation();
   buildSheet();
+  buildGoal();
   render();
   requestAdvice();
 }

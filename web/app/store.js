@@ -18,8 +18,11 @@ export const store = {
   language: "en",
   /** rules.json (written by the site build from yacht.rules); null until it has loaded. */
   rules: null,
-  /** The position shown; in a game, the game's current position (derived by sync()). */
-  state: { sheet: [], dice: [], roll: 0, variant: null },
+  /** The position shown; in a game, the game's current position (derived by sync()).
+   * `opponent` (o=) and `target` (t=): the goal of a position (null: none); not in a game. */
+  state: { sheet: [], dice: [], roll: 0, variant: null, opponent: null, target: null },
+  /** With a goal, how the options are ranked: "win" (the chance) or "average" (expected score). */
+  aim: "win",
   /** The game played along, or null: a position is entered. */
   game: null,
   /** The dice entered so far for the roll the game waits for. */
@@ -168,6 +171,7 @@ export function readLocation() {
   store.game = isGameQuery(query) ? parseGame(query) : null;
   store.entry = [];
   if (store.game) {
+    Object.assign(store.state, { opponent: null, target: null });
     if (saved.keep && keepFits(store.game, saved.keep)) store.game.keep = ascending(saved.keep);
     restoreEntry(saved.entry);
   } else {

@@ -1,6 +1,7 @@
 // The page's texts in English and Japanese, the language chosen, and how numbers are written.
 
 import { store } from "./store.js";
+import { GOAL_TEXTS } from "./texts-goal.js";
 
 export const MINUS = "\u2212";
 
@@ -327,6 +328,8 @@ export const t = (key, ...args) => {
   const text = Object.hasOwn(TEXTS[store.language], key) ? TEXTS[store.language][key] : key;
   return typeof text === "function" ? text(...args) : text;
 };
+
+for (const language of Object.keys(TEXTS)) Object.assign(TEXTS[language], GOAL_TEXTS[language]);
 
 export const formatExpected = (x) => x.toFixed(2);
 export const formatLoss = (x) => `${MINUS}${x.toFixed(2)}`;

@@ -5,7 +5,9 @@ import { readQuery } from "./formats.js";
 import { categoryName } from "./rules.js";
 import { currentQuery, store } from "./store.js";
 import { formatExpected, formatLoss, t } from "./texts.js";
+import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
+import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
 import { renderSheet } from "./view-sheet.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
@@ -49,14 +51,15 @@ export function renderAdvice() {
   else summary.textContent = t("bestPlay", expected, result.score);
 
   const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
-  const dice = readQuery(position).dice;
+  const { dice, target } = readQuery(position);
   const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
+  const aimed = aimedOptions(result);
   list.replaceChildren(
-    ...rankOptions(result.options).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
+    ...rankOptions(aimed.options, aimed.value).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
   );
   list.setAttribute("data-query", store.shown.query);
   list.setAttribute("data-position", position);
-  renderVerdict(result, dice, variant);
+  renderVerdict(result, dice, variant, target);
   renderSheet(); // the best category, and the previews of these dice
 }
 
@@ -97,6 +100,7 @@ export function renderOption(option, rank, dice, variant) {
     "data-expected": String(option.expected),
     "data-keep": option.keep ? option.keep.join("") : null,
     "data-category": option.keep ? null : option.category,
+    ...chanceData(option),
   });
   const what = el("span", { class: "what" });
   let label;
@@ -139,6 +143,13 @@ export function renderOption(option, rank, dice, variant) {
     el("span", { class: "visually-hidden", text: ` ${t("lossLabel")} ` }),
     el("span", { class: "loss", text: rank === 1 ? t("best") : formatLoss(option.loss) }),
   );
+  const chance = chanceOf(option);
+  if (chance !== null) {
+    figures.prepend(
+      el("span", { class: "visually-hidden", text: `${t("chanceLabel")} ` }),
+      el("span", { class: "chance", text: formatChance(chance) }),
+    );
+  }
   const apply = el("button", { type: "button", class: "apply", "aria-label": applyName, text: applyText });
   apply.addEventListener("click", () => applyOption(option));
   item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);

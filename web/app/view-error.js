@@ -36,6 +36,13 @@ export function describeLinkError(error, query) {
     return { text: t("errVariant", quote(name)), target: TARGETS.v, fix: { kind: "variant", label: t("fixVariant") } };
   }
   if (field === "h") return { text: t("errGame"), target: null, fix: { kind: "game", label: t("fixGame") } };
+  if (field === "o" || field === "t") {
+    return {
+      text: t(field === "o" ? "errOpponent" : "errTarget"),
+      target: "#goal",
+      fix: { kind: "goal", label: t("fixGoal") },
+    };
+  }
   const unknown = /^query: unknown parameter (.+) \(known: /.exec(message); // the name already quoted by Python
   if (unknown)
     return { text: t("errParam", unknown[1]), target: null, fix: { kind: "param", label: t("fixParam", unknown[1]) } };

@@ -6,6 +6,7 @@ import { N_DICE } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
+import { renderGoal } from "./view-goal.js";
 import { renderReview } from "./view-review.js";
 import { renderSheet } from "./view-sheet.js";
 
@@ -37,6 +38,7 @@ export function renderInput() {
   }
   renderDice();
   renderSheet();
+  renderGoal();
   renderGameBar();
 }
 

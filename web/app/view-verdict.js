@@ -9,20 +9,23 @@ import { $, el } from "./dom.js";
 import { categoryName, pointsOf } from "./rules.js";
 import { store } from "./store.js";
 import { formatSigned, t } from "./texts.js";
+import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
 import { openReview } from "./view-review.js";
 
-/** Options whose expected scores differ by at most this are tied (the same rank). */
+/** Options whose values (expected scores, or chances with a goal) differ by at most this are
+ * tied (the same rank). */
 export const TIE = 1e-9;
 
-/** The options with their ranks: tied options share a rank, and among them the simpler comes
- * first (stopping to score before a keep; fewer dice rerolled first). Returns [{option, rank}]. */
-export function rankOptions(options) {
+/** The options with their ranks: tied options (by `value`, in the order given) share a rank,
+ * and among them the simpler comes first (stopping to score before a keep; fewer dice rerolled
+ * first). Returns [{option, rank}]. */
+export function rankOptions(options, value = (o) => o.expected) {
   const simpler = (o) => (o.category !== undefined ? 0 : 1 + (5 - (o.keep?.length ?? 0)));
   const ranked = [];
   let i = 0;
   while (i < options.length) {
     let j = i + 1;
-    while (j < options.length && options[i].expected - options[j].expected <= TIE) j++;
+    while (j < options.length && value(options[i]) - value(options[j]) <= TIE) j++;
     const group = options.slice(i, j).map((option, k) => ({ option, k }));
     group.sort((a, b) => simpler(a.option) - simpler(b.option) || a.k - b.k);
     for (const { option } of group) ranked.push({ option, rank: i + 1 });
@@ -61,8 +64,9 @@ export function clearVerdict() {
   markDice(null);
 }
 
-/** Show the verdict of `result` (yacht.api's advice) for the position's `dice`. */
-export function renderVerdict(result, dice, variant) {
+/** Show the verdict of `result` (yacht.api's advice) for the position's `dice`; `target`: the
+ * score to reach (t=), for the words of its chance. */
+export function renderVerdict(result, dice, variant, target = null) {
   const apply = $("#verdict-apply");
   if (result.over) {
     $("#verdict-box").replaceChildren();
@@ -74,19 +78,24 @@ export function renderVerdict(result, dice, variant) {
     apply.onclick = openReview;
     return;
   }
-  const ranked = rankOptions(result.options);
+  const aimed = aimedOptions(result);
+  const ranked = rankOptions(aimed.options, aimed.value);
   if (ranked.length === 0) return clearVerdict();
   const best = ranked[0].option;
   const tied = ranked.filter((r) => r.rank === 1).length - 1;
   const next = ranked.find((r) => r.rank > 1)?.option;
   let margin = "";
   if (tied > 0) margin = t("verdictTied", tied);
-  else if (next)
+  else if (next && aimed.value === chanceOf) {
+    const diff = `+${(100 * (chanceOf(best) - chanceOf(next))).toFixed(1)}`;
+    margin = t("verdictMarginChance", diff, verdictWords(next, dice, variant, result.roll));
+  } else if (next)
     margin = t(
       "verdictMargin",
       formatSigned(best.expected - next.expected),
       verdictWords(next, dice, variant, result.roll),
     );
+  const chance = chanceText(best, target);
   const verdict = el(
     "div",
     {
@@ -95,8 +104,10 @@ export function renderVerdict(result, dice, variant) {
       "data-expected": String(best.expected),
       "data-keep": best.keep ? best.keep.join("") : null,
       "data-category": best.category ?? null,
+      ...chanceData(best),
     },
     el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
+    chance ? el("p", { class: "verdict-chance", text: result.exact ? chance : `${chance} (${t("approximate")})` }) : "",
     margin ? el("p", { class: "verdict-margin", text: margin }) : "",
   );
   $("#verdict-box").replaceChildren(verdict);

@@ -1,0 +1,141 @@
+"""Playing to win on the page: the opponent's sheet (o=) or a score to reach (t=), the chance in
+the verdict and on every option as CPython computes it, the switch between ranking by that chance
+and by the expected score, and the spread table loaded only when a goal needs it."""
+
+import itertools
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .page_helpers import TOLERANCE, control, open_page, url_query, visit, wait_for_advice
+
+pytestmark = pytest.mark.browser
+
+MID_GAME = "s=3,,9,,,18,22,,,,30,&d=22556&r=2"
+AGAINST = f"{MID_GAME}&o=5,,12,,,24,,,,15,30,"
+"""Five categories each, I play first; seven free: outside the exact range (the spread table)."""
+LATE = "s=3,6,9,12,15,18,22,,,15,30,&d=22556&r=2&o=4,8,12,16,,24,25,,,15,30,0"
+"""Three free categories of mine, two of theirs: exact."""
+TARGET = f"{MID_GAME}&t=200"
+
+CHANCES = """items => items.map(e => ({
+    keep: e.dataset.keep ?? null,
+    category: e.dataset.category === undefined ? null : Number(e.dataset.category),
+    rank: Number(e.dataset.rank),
+    expected: Number(e.dataset.expected),
+    win: e.dataset.win === undefined ? null : Number(e.dataset.win),
+    draw: e.dataset.draw === undefined ? null : Number(e.dataset.draw),
+    reach: e.dataset.reach === undefined ? null : Number(e.dataset.reach),
+}))"""
+
+
+def shown(page: Page) -> list[dict]:
+    return page.locator("[data-testid=option]").evaluate_all(CHANCES)
+
+
+def key(option: dict) -> tuple:
+    """A page option or a CPython one: (its keep as digits, or None and its category)."""
+    keep = option.get("keep")
+    keep = "".join(map(str, keep)) if isinstance(keep, list) else keep
+    return (keep, None) if keep is not None else (None, option["category"])
+
+
+def chance(option: dict) -> float:
+    return option["win"] + option["draw"] / 2 if option.get("win") is not None else option["reach"]
+
+
+def assert_same_chances(page: Page, expected: dict) -> None:
+    """Every option's chances as CPython's, and ranked by them (ties within 1e-9 share a rank)."""
+    options = shown(page)
+    want = {key(o): o for o in expected["options"]}
+    assert {key(o) for o in options} == set(want)
+    for option in options:
+        w = want[key(option)]
+        assert option["expected"] == pytest.approx(w["expected"], abs=TOLERANCE)
+        for field in ("win", "draw", "reach"):
+            assert (option[field] is None) == (field not in w), (field, option)
+            if field in w:
+                assert option[field] == pytest.approx(w[field], abs=1e-9), (field, option)
+    values = [chance(o) for o in options]
+    assert all(a >= b - 1e-12 for a, b in itertools.pairwise(values))
+    assert [o["rank"] for o in options] == [1 + sum(v - w > 1e-9 for v in values) for w in values]
+
+
+def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(page: Page, server, cpython) -> None:
+    open_page(page, server, MID_GAME)
+    wait_for_advice(page, MID_GAME)
+    assert not [p for p in server.requested if ".spread.table" in p]  # no goal: no spread table
+    visit(page, server, AGAINST)
+    wait_for_advice(page, AGAINST)
+    assert [p for p in server.requested if "yacht-official.spread.table" in p]  # outside the exact range
+    expected = cpython(AGAINST)
+    assert expected["exact"] is False
+    assert_same_chances(page, expected)
+    verdict = page.get_by_test_id("verdict")
+    best = expected["options"][0]
+    assert float(verdict.get_attribute("data-win")) == pytest.approx(best["win"], abs=1e-9)
+    assert float(verdict.get_attribute("data-draw")) == pytest.approx(best["draw"], abs=1e-9)
+    percent = f"{100 * (best['win'] + best['draw'] / 2):.1f} %"
+    expect(verdict.locator(".verdict-chance")).to_have_text(
+        f"Chance of winning {percent} (a draw, {100 * best['draw']:.1f} %, counts half) (approximate)"
+    )
+    expect(page.locator("#opponent-box")).to_be_visible()
+    expect(page.locator("#opponent-sums")).to_have_text("Opponent: total 86 (subtotal 41 / 63)")
+
+
+def test_the_switch_ranks_the_same_options_by_the_expected_score(page: Page, server, cpython) -> None:
+    open_page(page, server, LATE)
+    wait_for_advice(page, LATE)
+    expected = cpython(LATE)
+    assert expected["exact"] is True
+    assert_same_chances(page, expected)
+    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).not_to_contain_text("approximate")
+    control(page, "radio", "Average").check()
+    by_expected = [o["expected"] for o in shown(page)]
+    assert by_expected == sorted(by_expected, reverse=True)
+    top = max(o["expected"] for o in expected["options"])
+    assert float(page.get_by_test_id("verdict").get_attribute("data-expected")) == pytest.approx(top, abs=TOLERANCE)
+    assert url_query(page) == LATE  # the ranking is a view: the link is the same
+    control(page, "radio", "Chance").check()
+    assert_same_chances(page, expected)
+
+
+def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: Page, server, cpython) -> None:
+    open_page(page, server, MID_GAME)
+    wait_for_advice(page, MID_GAME)
+    control(page, "radio", "Opponent").check()
+    wait_for_advice(page, f"{MID_GAME}&o=,,,,,,,,,,,")
+    # Five of mine filled and none of theirs: not a position of a game; the page says why.
+    expect(page.locator("#opponent-sums")).to_contain_text("The opponent has filled 0 and you 5")
+    expect(page.get_by_test_id("error")).to_be_visible()
+    for c, value in ((0, 5), (2, 12), (5, 24), (9, 15), (10, 30)):
+        page.locator(f"[data-testid=opponent-cell][data-category='{c}']").select_option(str(value))
+    wait_for_advice(page, AGAINST)
+    assert url_query(page) == AGAINST
+    assert_same_chances(page, cpython(AGAINST))
+    control(page, "radio", "No goal").check()  # the advice of the position alone
+    wait_for_advice(page, MID_GAME)
+    assert shown(page)[0]["win"] is None
+
+
+def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it(page: Page, server, cpython) -> None:
+    open_page(page, server, TARGET)
+    wait_for_advice(page, TARGET)
+    expected = cpython(TARGET)
+    assert_same_chances(page, expected)
+    reach = expected["options"][0]["reach"]
+    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).to_contain_text(
+        f"Chance of reaching 200: {100 * reach:.1f} %"
+    )
+    page.locator("#target").fill("150")
+    page.locator("#target").press("Enter")
+    wait_for_advice(page, f"{MID_GAME}&t=150")
+    assert_same_chances(page, cpython(f"{MID_GAME}&t=150"))
+
+
+def test_a_bad_goal_in_a_link_is_explained_and_dropped(page: Page, server) -> None:
+    open_page(page, server, f"{MID_GAME}&t=1000")
+    expect(page.get_by_test_id("error")).to_contain_text("This link's score to reach is not valid.")
+    expect(page.locator("#goal")).to_have_attribute("data-invalid", "")
+    control(page, "button", "Drop the goal").click()
+    wait_for_advice(page, MID_GAME)
