@@ -57,6 +57,13 @@ def test_any_opponent_turns_round_trip(data, variant):
     assert len(text) <= 4 * len(turns)
 
 
+def test_a_twelve_turn_opponent_record_takes_at_most_36_characters():
+    """No category scores 100: a letter and at most two digits a turn."""
+    for variant in (OFFICIAL, STRICT):
+        most = [(c, max(points)) for c, points in enumerate(possible_scores(variant))]
+        assert len(format_opponent_turns(most)) <= 36
+
+
 @settings(max_examples=40)
 @given(game=games_with_opponent())
 def test_every_decision_of_a_record_is_a_valid_position_with_the_opponents_sheet_then(game):

@@ -152,6 +152,10 @@ def _fmt_option(option: dict) -> str:
     return f"score {NAMES_EN[option['category']]} ({option['points']})"
 
 
+OPTION_WIDTH: Final = 38
+"""The widest option a review names: 'keep 1 2 3 4 5 = score S.Straight (15)'."""
+
+
 def render_review(result: dict) -> str:
     """A readable review: the summary, then one line per decision."""
     lines = [f"{result['query']}  [{result['variant']}]"]
@@ -162,7 +166,7 @@ def render_review(result: dict) -> str:
     n = len(result["decisions"])
     lines.append(
         f"Expected at the start {result['start']:.4f}; the dice (luck) {result['luck']:+.4f}; "
-        f"the decisions (skill) {-result['total_loss']:+.4f} over {n} decision{'s' * (n != 1)} "
+        f"the decisions (skill) {-result['total_loss'] or 0.0:+.4f} over {n} decision{'s' * (n != 1)} "
         f"(mean loss {result['mean_loss']:.4f})"
     )
     winning = result.get("winning")
@@ -170,13 +174,16 @@ def render_review(result: dict) -> str:
         lines.append(_chances_line(winning))
     chance_header = f" {'chance':>7} {'to win':>7}" if winning else ""
     if n:
-        lines.append(f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<34} {'best':<34} {'loss':>8}{chance_header}")
+        lines.append(
+            f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<{OPTION_WIDTH}} {'best':<{OPTION_WIDTH}} {'loss':>8}"
+            f"{chance_header}"
+        )
     for d in result["decisions"]:
         loss = f"−{d['loss']:.4f}" if d["loss"] > 0 else "best"
         dice_text = "".join(map(str, d["dice"]))
         lines.append(
-            f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<34} "
-            f"{_fmt_option(d['best']):<34} {loss:>8}{_decision_chances(d)}"
+            f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<{OPTION_WIDTH}} "
+            f"{_fmt_option(d['best']):<{OPTION_WIDTH}} {loss:>8}{_decision_chances(d)}"
         )
     if result["costliest"]:
         worst = ", ".join(

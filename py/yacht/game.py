@@ -28,7 +28,8 @@ Twelve turns take at most 12 × 28 + 11 = 347 characters.
 The opponent (optional): ``o`` is their sheet when the record starts
 (twelve fields as ``s``; absent: empty) and ``oh`` their turns since then,
 each the category's letter and the points it scored, with nothing between
-turns (at most four characters a turn, 45 for a whole game):
+turns (no category scores 100, so at most three characters a turn, 36 for
+twelve):
 
     o=<their sheet at the start>&oh=<letter><points><letter><points>…
     h=14466-4466-24466g.12356-6-16663-666-66634f&oh=c9e20
