@@ -29,11 +29,12 @@ def positions(draw, rolls=(0, 1, 2, 3), max_filled: int = N_CATEGORIES):
     return Position(sheet=sheet, dice=roll_dice, roll=roll, variant=variant)
 
 
-def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = None):
-    """A legal game record played by the advisor's best choices, dice from ``rng``.
+def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = None, start=None):
+    """A legal game record played by the advisor's best choices, dice from ``rng``, from
+    the sheet ``start`` (default: empty; ``turns`` at most its free categories).
 
     With ``mistake_at`` = k, the k-th decision (0-based) takes the worst
-    option instead. Returns (game, index of each decision's turn).
+    option instead.
     """
     from yacht.advisor import advise
     from yacht.game import Game, Turn
@@ -41,7 +42,7 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
     from yacht.rules import score_table
 
     scores = score_table(variant)
-    sheet: list = [None] * N_CATEGORIES
+    sheet: list = list(start or [None] * N_CATEGORIES)
     record = []
     decision = 0
     for _ in range(turns):
@@ -61,4 +62,45 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
 
         sheet[category] = int(scores[roll_index(dice), category])
         record.append(Turn(tuple(rolls), tuple(keeps), category))
-    return Game(turns=tuple(record), variant=variant)
+    return Game(sheet=tuple(start or [None] * N_CATEGORIES), turns=tuple(record), variant=variant)
+
+
+@st.composite
+def games_with_opponent(draw, max_turns: int = N_CATEGORIES):
+    """A legal game record with the opponent's: random dice, keeps and free categories from
+    a random start; my seat drawn; the opponent's turn after each of my finished turns (the
+    last may be missing), in free categories with points they can score."""
+    from yacht.dice import roll_index
+    from yacht.game import Game, Turn
+    from yacht.rules import score_table
+
+    variant = draw(variants)
+    sheet = draw(sheets(variant, max_filled=N_CATEGORIES - 1))
+    mine = sum(v is not None for v in sheet)
+    seat = draw(st.sampled_from((1, 2)))
+    theirs = list(draw(sheets(variant, min_filled=mine + seat - 1, max_filled=mine + seat - 1)))
+    start = tuple(theirs)
+    first_roll = draw(st.integers(1, 3))
+    scores, allowed = score_table(variant), possible_scores(variant)
+    filled, turns, opponent_turns = list(sheet), [], []
+    for i in range(draw(st.integers(0, min(max_turns, N_CATEGORIES - mine)))):
+        rolls, keeps = [draw(dice)], []
+        for _ in range(3 - (first_roll if i == 0 else 1)):
+            if not draw(st.booleans()):
+                break
+            keep = tuple(sorted(draw(st.permutations(rolls[-1]))[: draw(st.integers(0, 4))]))
+            keeps.append(keep)
+            rolls.append(keep + draw(st.tuples(*[st.integers(1, 6)] * (5 - len(keep)))))
+        free = [c for c in range(N_CATEGORIES) if filled[c] is None]
+        category = draw(st.none() | st.sampled_from(free))
+        turns.append(Turn(tuple(rolls), tuple(keeps), category))
+        if category is None:
+            break
+        filled[category] = int(scores[roll_index(rolls[-1]), category])
+        free_theirs = [c for c in range(N_CATEGORIES) if theirs[c] is None]
+        if not free_theirs or draw(st.integers(0, 4)) == 0:  # their turn not recorded yet: the last one
+            break
+        c = draw(st.sampled_from(free_theirs))
+        theirs[c] = draw(st.sampled_from(allowed[c]))
+        opponent_turns.append((c, theirs[c]))
+    return Game(tuple(sheet), tuple(turns), variant, first_roll, start, tuple(opponent_turns))

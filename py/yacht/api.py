@@ -10,11 +10,17 @@ needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
 method (the CLI's does), else ``goal.GoalUnavailable``.
 
 ``game_query(query, tables)``: a game record (``game`` format) → where it
-stands: the canonical ``query``, the current ``position`` query and its
-``advice``, and the number of ``turns`` recorded.
+stands: the canonical ``query``, the current ``position`` query (with the
+opponent's sheet ``o=`` when the record has one and it is my turn; without it
+when their turn is next) and its ``advice`` (best average), and the number of
+``turns`` recorded.
 
 ``review_query(query, tables)``: a game record → its review
-(``Review.to_json()``) plus ``query``, ``variant`` and ``position``.
+(``Review.to_json()``) plus ``query``, ``variant`` and ``position``. With the
+opponent's record (``o=``, ``oh=``) and tables that can load the sd table
+(``tables.spread``, the CLI's), every decision is also graded by the chance
+of winning (``review``); tables without it (the worker's) give the plain
+review.
 
 ``tables`` maps a variant name to its ``Table``. A caller that loads tables lazily (the worker)
 passes a ``Tables``: its ``spread(variant)`` raises ``SpreadMissing`` naming the variant whose
@@ -29,13 +35,14 @@ CLI's) never lets it through.
 """
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from .advisor import advise
 from .game import format_game, parse_game, replay
 from .goal import distribution, goal_advice
-from .position import format_query, parse_query
+from .position import Position, PositionError, check_turn_order, format_query, parse_query
 from .review import review
 from .table import Table
 
@@ -100,7 +107,7 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     return {
         "query": format_game(game),
         "variant": game.variant.name,
-        "position": format_query(position),
+        "position": _position_query(position),
         "advice": advice,
         "turns": len(game.turns),
     }
@@ -108,8 +115,24 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     game = parse_game(query)
-    result = review(game, {game.variant.name: _tilde(tables, game.variant.name)}).to_json()
+    variant = game.variant.name
+    spread = getattr(tables, "spread", None)
+    graded = review(
+        game, {variant: _tilde(tables, variant)}, spread and (lambda: spread(variant)), chances=spread is not None
+    )
+    result = graded.to_json()
     result["query"] = format_game(game)
-    result["variant"] = game.variant.name
-    result["position"] = format_query(replay(game)[1])
+    result["variant"] = variant
+    result["position"] = _position_query(replay(game)[1])
     return result
+
+
+def _position_query(position: Position) -> str:
+    """The query of where a record ends: with the opponent's sheet (``o=``) when it is my
+    turn, without it when the opponent's turn comes first (a position is always at my turn)."""
+    if position.opponent is not None:
+        try:
+            check_turn_order(position.sheet, position.opponent)
+        except PositionError:
+            position = replace(position, opponent=None)
+    return format_query(position)

@@ -3,6 +3,7 @@
     python -m yacht advise QUERY [QUERY ...] [--json] [--distribution] [--tables DIR]
     python -m yacht advise - [--json]          # one query per line on stdin
     python -m yacht review GAME [--json]       # grade every decision of a game record
+                                               # (with o=/oh=: also by the chance of winning)
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
 ``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
@@ -27,6 +28,7 @@ import numpy as np
 
 from .api import advise_query, review_query
 from .categories import NAMES_EN
+from .goal import APPROXIMATION
 from .position import PositionError
 from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
 
@@ -150,6 +152,10 @@ def _fmt_option(option: dict) -> str:
     return f"score {NAMES_EN[option['category']]} ({option['points']})"
 
 
+OPTION_WIDTH: Final = 38
+"""The widest option a review names: 'keep 1 2 3 4 5 = score S.Straight (15)'."""
+
+
 def render_review(result: dict) -> str:
     """A readable review: the summary, then one line per decision."""
     lines = [f"{result['query']}  [{result['variant']}]"]
@@ -160,17 +166,24 @@ def render_review(result: dict) -> str:
     n = len(result["decisions"])
     lines.append(
         f"Expected at the start {result['start']:.4f}; the dice (luck) {result['luck']:+.4f}; "
-        f"the decisions (skill) {-result['total_loss']:+.4f} over {n} decision{'s' * (n != 1)} "
+        f"the decisions (skill) {-result['total_loss'] or 0.0:+.4f} over {n} decision{'s' * (n != 1)} "
         f"(mean loss {result['mean_loss']:.4f})"
     )
+    winning = result.get("winning")
+    if winning:
+        lines.append(_chances_line(winning))
+    chance_header = f" {'chance':>7} {'to win':>7}" if winning else ""
     if n:
-        lines.append(f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<34} {'best':<34} {'loss':>8}")
+        lines.append(
+            f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<{OPTION_WIDTH}} {'best':<{OPTION_WIDTH}} {'loss':>8}"
+            f"{chance_header}"
+        )
     for d in result["decisions"]:
         loss = f"−{d['loss']:.4f}" if d["loss"] > 0 else "best"
         dice_text = "".join(map(str, d["dice"]))
         lines.append(
-            f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<34} "
-            f"{_fmt_option(d['best']):<34} {loss:>8}"
+            f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<{OPTION_WIDTH}} "
+            f"{_fmt_option(d['best']):<{OPTION_WIDTH}} {loss:>8}{_decision_chances(d)}"
         )
     if result["costliest"]:
         worst = ", ".join(
@@ -179,7 +192,58 @@ def render_review(result: dict) -> str:
             for i in result["costliest"]
         )
         lines.append(f"Costliest: {worst}")
+    if winning:
+        lines.extend(_aims_lines(result))
     return "\n".join(lines)
+
+
+def _signed(points: float) -> str:
+    """'+1.20' or '−1.20' (a minus sign, as the losses are written)."""
+    return f"{points:+.2f}".replace("-", "−")
+
+
+def _percent(chance: float, exact: bool = True) -> str:
+    return f"{'' if exact else '~'}{100 * chance:.2f}%"
+
+
+def _chances_line(winning: dict) -> str:
+    """The review's chance of winning at the start and at the end."""
+    seat = "first" if winning["seat"] == 1 else "second"
+    start, last = winning["start"], winning["last"]
+    return (
+        f"Chance of winning (win + draw/2; you sit {seat}): at the start {_percent(start['chance'], start['exact'])}, "
+        f"at the end {_percent(last['chance'], last['exact'])}"
+    )
+
+
+def _decision_chances(decision: dict) -> str:
+    """The chance columns of one decision: the option chosen and the best for winning."""
+    if "winning" not in decision:
+        return ""
+    w = decision["winning"]
+    return f" {_percent(w['chosen']['chance'], w['exact']):>7} {_percent(w['best']['chance'], w['exact']):>7}"
+
+
+def _aims_lines(result: dict) -> list[str]:
+    """The decisions where playing to win and the best average differ, and the approximation note."""
+    decisions = result["decisions"]
+    differ = result["winning"]["aims_differ"]
+    lines = [f"Where playing to win and the best average differ: {len(differ) or 'nowhere'}"]
+    for i in differ:
+        d, w = decisions[i], decisions[i]["winning"]
+        exact = w["exact"]
+        change = 100 * (w["chosen"]["chance"] - w["best"]["chance"])
+        lines.append(
+            f"  turn {d['turn']} roll {d['roll']} dice {''.join(map(str, d['dice']))}: best average "
+            f"{_fmt_option(d['best'])} {_percent(w['best_average']['chance'], exact)}, to win "
+            f"{_fmt_option(w['best'])} {_percent(w['best']['chance'], exact)}; you chose "
+            f"{_fmt_option(d['chosen'])} {_percent(w['chosen']['chance'], exact)} "
+            f"({_signed(change)} points against playing to win)"
+        )
+    ends = (result["winning"]["start"], result["winning"]["last"])
+    if any(not d["winning"]["exact"] for d in decisions) or not all(end["exact"] for end in ends):
+        lines.append(f"~ approximate: {APPROXIMATION}")
+    return lines
 
 
 def _queries(args: list[str]) -> Iterable[tuple[str, str | None]]:

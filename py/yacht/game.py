@@ -23,21 +23,45 @@ rolls. Example, two turns (Choice 21, then Sixes 18 after two rerolls):
 
     h=14466-4466-24466g.12356-6-16663-666-66634f
 
-Twelve turns take at most 12 × 28 + 11 = 347 characters. Every bad record
-raises ``GameError`` naming the turn and what is wrong.
+Twelve turns take at most 12 × 28 + 11 = 347 characters.
+
+The opponent (optional): ``o`` is their sheet when the record starts
+(twelve fields as ``s``; absent: empty) and ``oh`` their turns since then,
+each the category's letter and the points it scored, with nothing between
+turns (no category scores 100, so at most three characters a turn, 36 for
+twelve):
+
+    o=<their sheet at the start>&oh=<letter><points><letter><points>…
+    h=14466-4466-24466g.12356-6-16663-666-66634f&oh=c9e20
+
+Either parameter makes a record with an opponent (canonically ``oh`` is
+always written then, ``o`` only when a field is filled). Players alternate
+and the record starts at my turn, so who sat first follows from the
+sheets at the start, as in ``position``: the opponent has filled as many
+categories as I have (I sit first) or one more (I sit second; with my sheet
+full, 11 or 12). From there whose turn it is follows from the counts: the
+opponent's i-th recorded turn comes after my i-th, and must be in the
+record before my next turn starts; it may be missing only after my last
+turn. Points are checked against what the category can score (the
+opponent's dice are not recorded).
+
+Every bad record raises ``GameError`` naming the turn and what is wrong.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from .categories import N_CATEGORIES, NAMES_EN
 from .dice import N_DICE, roll_index
 from .position import PARAMETERS as POSITION_PARAMETERS
-from .position import Position, PositionError, parse_sheet, split_query
-from .rules import DEFAULT_VARIANT, VARIANTS, Variant, score_table
+from .position import Position, PositionError, check_turn_order, format_sheet, parse_sheet, ranges, split_query
+from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
 MAX_ROLLS: Final = 3
+DIGITS: Final = "0123456789"
+OPPONENT_PARAMETERS: Final = ("o", "oh")
+"""The opponent's sheet at the start and their turns (see the module docstring)."""
 
 
 class GameError(PositionError):
@@ -64,6 +88,20 @@ class Game:
     turns: tuple[Turn, ...] = ()
     variant: Variant = DEFAULT_VARIANT
     first_roll: int = 1
+    opponent: tuple[int | None, ...] | None = None
+    """The opponent's sheet when the record starts; ``None``: no opponent recorded."""
+    opponent_turns: tuple[tuple[int, int], ...] = ()
+    """(category, points) of each of the opponent's turns since the start, in order."""
+
+    @property
+    def seat(self) -> int | None:
+        """1 when I sit first, 2 when second (the sheets at the start say which), ``None``
+        without an opponent."""
+        if self.opponent is None:
+            return None
+        mine = sum(v is not None for v in self.sheet)
+        theirs = sum(v is not None for v in self.opponent)
+        return 1 if theirs == mine or theirs < N_CATEGORIES == mine else 2
 
 
 @dataclass(frozen=True)
@@ -138,11 +176,48 @@ def format_turns(turns: tuple[Turn, ...] | list[Turn]) -> str:
     return ".".join(out)
 
 
+def parse_opponent_turns(text: str, variant: Variant, filled: int = 0) -> list[tuple[int, int]]:
+    """The (category, points) turns of an ``oh`` value, each checked against what the
+    category can score under ``variant``; ``filled``: categories the opponent had filled
+    at the start (their turns are numbered from there). ``replay`` checks the order."""
+    turns: list[tuple[int, int]] = []
+    start = 0
+    while start < len(text):
+        end = start + 1
+        while end < len(text) and text[end] in DIGITS:
+            end += 1
+        entry = text[start:end]
+        where = f"the opponent's turn {filled + len(turns) + 1}"
+        letter, points = entry[0], entry[1:]
+        if letter in DIGITS:
+            raise GameError("oh", f"{where}: {entry!r} lacks its category: write its letter, then the points (g22)")
+        if letter not in CATEGORY_LETTERS:
+            raise GameError("oh", f"{where}: {letter!r} is not a category (a = Aces … l = Yacht)")
+        category = CATEGORY_LETTERS.index(letter)
+        if not points:
+            raise GameError("oh", f"{where}: {entry!r} lacks the points {NAMES_EN[category]} scored (e.g. {letter}0)")
+        allowed = possible_scores(variant)[category]
+        if len(points) > 3 or int(points) not in allowed:
+            raise GameError(
+                "oh",
+                f"{where}: {NAMES_EN[category]} cannot score {points} under {variant.name} rules "
+                f"(possible: {ranges(allowed)})",
+            )
+        turns.append((category, int(points)))
+        start = end
+    return turns
+
+
+def format_opponent_turns(turns: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> str:
+    """The canonical ``oh`` value."""
+    return "".join(f"{CATEGORY_LETTERS[c]}{points}" for c, points in turns)
+
+
 def parse_game(query: str) -> Game:
-    """Read a game from its query string (``s``, ``r``, ``v``, ``h``) and check it
-    is a legal game (see ``replay``)."""
+    """Read a game from its query string (``s``, ``r``, ``v``, ``h``; ``o`` and ``oh``
+    with an opponent) and check it is a legal game (see ``replay``)."""
     try:
-        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h"))
+        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS))
     except PositionError as e:
         raise GameError(e.field, e.reason) from None
     if "h" not in params:
@@ -160,7 +235,17 @@ def parse_game(query: str) -> Game:
     first_roll = params.get("r", "1")
     if first_roll not in ("1", "2", "3"):
         raise GameError("r", f"{first_roll!r} is not the roll of the record's first dice (1, 2 or 3)")
-    game = Game(sheet, tuple(parse_turns(params["h"])), variant, int(first_roll))
+    turns = tuple(parse_turns(params["h"]))
+    opponent, opponent_turns = None, ()
+    if "o" in params or "oh" in params:
+        try:
+            opponent = parse_sheet(params["o"], variant, "o") if "o" in params else (None,) * N_CATEGORIES
+            check_turn_order(sheet, opponent, " where the record starts")
+        except PositionError as e:
+            raise GameError(e.field, e.reason) from None
+        filled = sum(v is not None for v in opponent)
+        opponent_turns = tuple(parse_opponent_turns(params.get("oh", ""), variant, filled))
+    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns)
     replay(game)
     return game
 
@@ -169,31 +254,42 @@ def format_game(game: Game) -> str:
     """The canonical query string of a game."""
     parts = []
     if any(v is not None for v in game.sheet):
-        parts.append("s=" + ",".join("" if v is None else str(v) for v in game.sheet))
+        parts.append("s=" + format_sheet(game.sheet))
     if game.first_roll != 1:
         parts.append(f"r={game.first_roll}")
     if game.variant != DEFAULT_VARIANT:
         parts.append(f"v={game.variant.name}")
+    if game.opponent is not None and any(v is not None for v in game.opponent):
+        parts.append("o=" + format_sheet(game.opponent))
     parts.append("h=" + format_turns(game.turns))
+    if game.opponent is not None:
+        parts.append("oh=" + format_opponent_turns(game.opponent_turns))
     return "&".join(parts)
 
 
 def replay(game: Game) -> tuple[list[Step], Position]:
-    """Every choice of the game in order, and the position it ends in.
+    """Every choice of the game in order, and the position it ends in. With an
+    opponent, each position carries their sheet at that moment (``opponent``),
+    the end position too, even when their turn is next.
 
     Raises ``GameError`` for a keep not in the dice, dice that lack the kept
     ones, a category already filled, a turn after the sheet is full, or a
-    turn left unfinished before another.
+    turn left unfinished before another; with an opponent, for an opponent's
+    turn missing before my next turn, one the record has no place for, or a
+    category of theirs already filled.
     """
     sheet = list(game.sheet)
     scores = score_table(game.variant)
     steps: list[Step] = []
-    position = Position(tuple(sheet), None, 0, game.variant)
+    rival = _Rival(game)
+    position = Position(tuple(sheet), None, 0, game.variant, rival.sheet)
     for i, turn in enumerate(game.turns):
         number = _turn_number(game.sheet, i)
         where = f"turn {number}"
         if all(v is not None for v in sheet):
             raise GameError("h", f"{where}: the sheet is full, the game ended after turn {number - 1}")
+        if i > 0:
+            rival.play_before(number)
         if turn.category is None and i < len(game.turns) - 1:
             raise GameError("h", f"{where}: no category scored before the next turn")
         roll = game.first_roll if i == 0 else 1
@@ -207,17 +303,70 @@ def replay(game: Game) -> tuple[list[Step], Position]:
                 raise GameError(
                     "h", f"{where}, roll {roll + 1}: the dice {_digits(next_dice)} lack the kept {_digits(keep)}"
                 )
-            steps.append(Step(number, Position(tuple(sheet), dice, roll, game.variant), keep=keep, next_dice=next_dice))
+            at = Position(tuple(sheet), dice, roll, game.variant, rival.sheet)
+            steps.append(Step(number, at, keep=keep, next_dice=next_dice))
             dice, roll = next_dice, roll + 1
-        position = Position(tuple(sheet), dice, roll, game.variant)
+        position = Position(tuple(sheet), dice, roll, game.variant, rival.sheet)
         if turn.category is not None:
             c = turn.category
             if sheet[c] is not None:
                 raise GameError("h", f"{where}: {NAMES_EN[c]} is already filled")
             steps.append(Step(number, position, category=c))
             sheet[c] = int(scores[roll_index(dice), c])
-            position = Position(tuple(sheet), None, 0, game.variant)
-    return steps, position
+            position = Position(tuple(sheet), None, 0, game.variant, rival.sheet)
+    last = game.turns[-1] if game.turns else None
+    rival.play_after(sum(v is not None for v in sheet), last is None or last.category is not None)
+    return steps, replace(position, opponent=rival.sheet)
+
+
+class _Rival:
+    """The opponent's side of ``replay``: their sheet, and their recorded turns played in
+    the order the record implies (their i-th after my i-th)."""
+
+    def __init__(self, game: Game) -> None:
+        self.sheet = game.opponent
+        self.turns = list(game.opponent_turns)
+        self.played = 0
+        self.filled = 0 if game.opponent is None else sum(v is not None for v in game.opponent)
+        self.seat = game.seat
+
+    def _play(self) -> None:
+        category, points = self.turns[self.played]
+        assert self.sheet is not None
+        where = f"the opponent's turn {self.filled + self.played + 1}"
+        if all(v is not None for v in self.sheet):
+            raise GameError("oh", f"{where}: their sheet is full, the game is over")
+        if self.sheet[category] is not None:
+            raise GameError("oh", f"{where}: {NAMES_EN[category]} is already filled")
+        self.sheet = (*self.sheet[:category], points, *self.sheet[category + 1 :])
+        self.played += 1
+
+    def play_before(self, mine: int) -> None:
+        """The opponent's turn due before my turn number ``mine`` (not my record's first)."""
+        if self.sheet is None:
+            return
+        if self.played == len(self.turns):
+            number = self.filled + self.played + 1
+            raise GameError(
+                "oh", f"the opponent's turn {number} is missing: it comes before your turn {mine} (players alternate)"
+            )
+        self._play()
+
+    def play_after(self, mine: int, finished: bool) -> None:
+        """The opponent's turns after my last recorded one, when I have filled ``mine``
+        categories (``finished``: my last recorded turn scored one, or none is recorded):
+        at most one, and only when the counts make it theirs."""
+        if self.sheet is None or self.played == len(self.turns):
+            return
+        theirs = self.filled + self.played
+        if finished and theirs < mine + (0 if self.seat == 1 else 1):
+            self._play()
+        if self.played < len(self.turns):
+            if all(v is not None for v in self.sheet):
+                self._play()  # their sheet is full: the game is over
+            number = self.filled + self.played + 1
+            why = "which is not finished" if not finished else "which the record does not have"
+            raise GameError("oh", f"the opponent's turn {number} comes after your turn {mine + 1}, {why}")
 
 
 def _digits(dice: tuple[int, ...]) -> str:

@@ -29,6 +29,7 @@ standard error).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -115,30 +116,56 @@ def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.nda
     return spread()
 
 
-def goal_advice(
-    position: Position, tilde: np.ndarray, advice: dict, spread: Callable[[], np.ndarray] | None = None
-) -> dict:
-    """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
-    the options re-ranked (see the module docstring). ``spread``: loads the sd table
-    (``table.decode_spread``), called only outside the exact range. Returns a new dict."""
+@dataclass(frozen=True)
+class GoalTurn:
+    """The goal's values of this turn of a position's sheets, for every roll and keep:
+    ``root`` and ``after`` as ``winning.solve_goal`` returns them, ``weights`` of the
+    channels named ``names`` (("win", "draw") or ("reach",)), ``exact`` (else the
+    approximation ``APPROXIMATION``). The dice and the roll are not part of it."""
+
+    root: Turn
+    after: dict[int, np.ndarray]
+    weights: np.ndarray
+    names: tuple[str, ...]
+    exact: bool
+
+
+def solve_turn(position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None = None) -> GoalTurn:
+    """The goal's turn of ``position``'s sheet against its ``opponent`` (or its ``target``)."""
     mask, nu, sigma = sheet_state(position.sheet)
     size = sigma + max_future(position.variant, mask, nu) + 1
     exact = True
     if position.opponent is not None:
         opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
         payoff, weights = win_payoff(opponent, size)
-        names = ("win", "draw")
+        names: tuple[str, ...] = ("win", "draw")
     else:
         assert position.target is not None
         payoff, weights = reach_payoff(position.target, size)
         names = ("reach",)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
-    exact = exact and mine_exact
+    return GoalTurn(root, after, weights, names, exact and mine_exact)
+
+
+def goal_advice(
+    position: Position,
+    tilde: np.ndarray,
+    advice: dict,
+    spread: Callable[[], np.ndarray] | None = None,
+    solved: GoalTurn | None = None,
+) -> dict:
+    """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
+    the options re-ranked (see the module docstring). ``spread``: loads the sd table
+    (``table.decode_spread``), called only outside the exact range. ``solved``: this
+    turn's ``solve_turn`` of the position, when already computed. Returns a new dict."""
+    solved = solved or solve_turn(position, tilde, spread)
+    names = solved.names
     result = dict(advice)
-    result["exact"] = exact
-    if not exact:
+    result["exact"] = solved.exact
+    if not solved.exact:
         result["method"] = APPROXIMATION
-    values = option_values(root, after, weights, position.roll if not position.is_over else 0, position.dice)
+    roll = position.roll if not position.is_over else 0
+    values = option_values(solved.root, solved.after, solved.weights, roll, position.dice)
     if position.roll == 0 or position.is_over:
         result.update(_channels(names, values[0][2]))
         return result

@@ -116,14 +116,13 @@ def parse_sheet(text: str, variant: Variant, field_name: str = "s") -> tuple[int
         if value not in allowed:
             raise PositionError(
                 field_name,
-                f"{where}: {NAMES_EN[c]} cannot score {value} under {variant.name} rules "
-                f"(possible: {_ranges(allowed)})",
+                f"{where}: {NAMES_EN[c]} cannot score {value} under {variant.name} rules (possible: {ranges(allowed)})",
             )
         sheet.append(value)
     return tuple(sheet)
 
 
-def _ranges(values: tuple[int, ...]) -> str:
+def ranges(values: tuple[int, ...]) -> str:
     """'0, 5–28, 30' for a sorted tuple of ints."""
     parts: list[str] = []
     start = prev = values[0]
@@ -180,28 +179,41 @@ def _parse_goal(
     opponent = None
     if "o" in params:
         opponent = parse_sheet(params["o"], variant, "o")
-        mine = sum(v is not None for v in sheet)
-        theirs = sum(v is not None for v in opponent)
-        allowed = (11, 12) if mine == N_CATEGORIES else (mine, mine + 1)
-        if theirs not in allowed:
-            raise PositionError(
-                "o",
-                f"the opponent has filled {theirs} categories and you {mine}: players take turns, so at your "
-                f"turn the opponent has filled {allowed[0]} (you play first) or {allowed[1]} (you play second)",
-            )
+        check_turn_order(sheet, opponent)
     return opponent, target
+
+
+def check_turn_order(sheet: tuple[int | None, ...], opponent: tuple[int | None, ...], when: str = "") -> None:
+    """Raise ``PositionError`` (field ``o``) unless it can be my turn: players alternate, so
+    the opponent has filled as many categories as I have (I play first) or one more (I play
+    second); with my sheet full, 11 or 12. ``when``: words placed after "you N" (e.g. where a
+    game record starts)."""
+    mine = sum(v is not None for v in sheet)
+    theirs = sum(v is not None for v in opponent)
+    allowed = (11, 12) if mine == N_CATEGORIES else (mine, mine + 1)
+    if theirs not in allowed:
+        raise PositionError(
+            "o",
+            f"the opponent has filled {theirs} categories and you {mine}{when}: players take turns, so at your "
+            f"turn the opponent has filled {allowed[0]} (you play first) or {allowed[1]} (you play second)",
+        )
+
+
+def format_sheet(sheet: tuple[int | None, ...]) -> str:
+    """The ``s`` (or ``o``) value of a sheet."""
+    return ",".join("" if v is None else str(v) for v in sheet)
 
 
 def format_query(position: Position) -> str:
     """The canonical query string of a position (``s`` always, ``v`` only if strict)."""
-    parts = ["s=" + ",".join("" if v is None else str(v) for v in position.sheet)]
+    parts = ["s=" + format_sheet(position.sheet)]
     if position.dice is not None:
         parts.append("d=" + "".join(str(d) for d in position.dice))
     parts.append(f"r={position.roll}")
     if position.variant != DEFAULT_VARIANT:
         parts.append(f"v={position.variant.name}")
     if position.opponent is not None:
-        parts.append("o=" + ",".join("" if v is None else str(v) for v in position.opponent))
+        parts.append("o=" + format_sheet(position.opponent))
     if position.target is not None:
         parts.append(f"t={position.target}")
     return "&".join(parts)

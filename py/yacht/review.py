@@ -12,14 +12,26 @@ decisions cost (skill: minus the losses):
 
 Stopping early to score (a category chosen at roll 1 or 2) is one decision,
 valued at that category's E'3 for those dice.
+
+With the opponent's record (``Game.opponent``), every decision is also graded
+by the chance of winning, chance = win + draw/2 (``goal``: the opponent plays
+for the best expected score from their sheet at that moment, independently of
+my dice, so the order of the turns does not change it): the chance of the
+option chosen, of the option best for winning and of the best-average option
+(``Winning``), exact where ``goal`` is exact, else its approximation. The
+decisions where the two aims differ are those where the option best for
+winning is another option than the best-average one and gains more than
+``TIE`` in chance over it.
 """
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .advisor import Option, advise
 from .game import Game, Step, replay
+from .goal import APPROXIMATION, GoalTurn, goal_advice, solve_turn
 from .position import Position, format_query
 
 TIE = 1e-6
@@ -27,18 +39,63 @@ TIE = 1e-6
 
 
 @dataclass(frozen=True)
+class Chance:
+    """The chance of winning: ``win`` = P(my final > theirs), ``draw`` = P(equal)."""
+
+    win: float
+    draw: float
+
+    @property
+    def chance(self) -> float:
+        """win + draw/2, what playing to win maximizes (0–1)."""
+        return self.win + self.draw / 2
+
+    def to_json(self) -> dict:
+        return {"win": self.win, "draw": self.draw, "chance": self.chance}
+
+
+@dataclass(frozen=True)
+class Winning:
+    """A decision graded by the chance of winning. ``chosen``: the option chosen;
+    ``best``: the option best for winning (``goal_advice``'s first option: the
+    advisor's option JSON with ``win`` and ``draw``); ``best_average``: the chance
+    of the best-average option (``Decision.best``); ``loss``: best − chosen chance,
+    0 when within ``TIE``; ``exact``: else ``goal.APPROXIMATION``."""
+
+    chosen: Chance
+    best: dict
+    best_average: Chance
+    loss: float
+    exact: bool
+    aims_differ: bool
+
+    def to_json(self) -> dict:
+        out = {
+            "chosen": self.chosen.to_json(),
+            "best": {**self.best, "chance": Chance(self.best["win"], self.best["draw"]).chance},
+            "best_average": self.best_average.to_json(),
+            "loss": self.loss,
+            "aims_differ": self.aims_differ,
+            "exact": self.exact,
+        }
+        return out if self.exact else {**out, "method": APPROXIMATION}
+
+
+@dataclass(frozen=True)
 class Decision:
     """One graded choice. ``position``: where it was made. ``chosen`` and
-    ``best``: options as in ``advisor``. ``loss`` ≥ 0."""
+    ``best``: options as in ``advisor``. ``loss`` ≥ 0. ``winning``: with an
+    opponent, the same choice graded by the chance of winning."""
 
     turn: int
     position: Position
     chosen: Option
     best: Option
     loss: float
+    winning: Winning | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "turn": self.turn,
             "roll": self.position.roll,
             "dice": list(self.position.dice or ()),
@@ -47,6 +104,7 @@ class Decision:
             "best": self.best.to_json(),
             "loss": self.loss,
         }
+        return out if self.winning is None else {**out, "winning": self.winning.to_json()}
 
 
 @dataclass(frozen=True)
@@ -71,6 +129,8 @@ class Review:
     total_loss: float
     final: int | None
     """The final score when the game is over, else ``None``."""
+    chances: "Chances | None" = None
+    """With an opponent: the chance of winning at the start and at the end, and the seat."""
 
     @property
     def mean_loss(self) -> float:
@@ -81,7 +141,17 @@ class Review:
         order = sorted(range(len(self.decisions)), key=lambda i: (-self.decisions[i].loss, i))
         return [i for i in order[:n] if self.decisions[i].loss > 0]
 
+    def aims_differ(self) -> list[int]:
+        """Indices of the decisions where playing to win and the best average differ."""
+        return [i for i, d in enumerate(self.decisions) if d.winning is not None and d.winning.aims_differ]
+
     def to_json(self) -> dict:
+        out = self._json()
+        if self.chances is None:
+            return out
+        return {**out, "winning": {**self.chances.to_json(), "aims_differ": self.aims_differ()}}
+
+    def _json(self) -> dict:
         return {
             "final": self.final,
             "start": self.start,
@@ -93,6 +163,88 @@ class Review:
             "costliest": self.costliest(),
             "series": [{"turn": p.turn, "roll": p.roll, "after": p.after, "expected": p.expected} for p in self.series],
         }
+
+
+@dataclass(frozen=True)
+class Chances:
+    """The review's chance of winning at its ``start`` (the start sheets before the first
+    roll, or the best option of a record's first dice after roll 2 or 3) and its ``last``
+    (the end position's; a finished game: won, lost or drawn), each with whether it is
+    exact; my ``seat`` (1 or 2) and the opponent's sheet at the end."""
+
+    seat: int
+    start: Chance
+    start_exact: bool
+    last: Chance
+    last_exact: bool
+    opponent: tuple[int | None, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "seat": self.seat,
+            "start": {**self.start.to_json(), "exact": self.start_exact},
+            "last": {**self.last.to_json(), "exact": self.last_exact},
+            "opponent": list(self.opponent),
+        }
+
+
+class _Goals:
+    """``goal_advice`` of the review's positions, one ``solve_turn`` per pair of sheets."""
+
+    def __init__(self, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None) -> None:
+        self.tilde = tilde
+        self.spread = spread
+        self.turns: dict[tuple, GoalTurn] = {}
+
+    def advice(self, position: Position) -> dict:
+        key = (position.sheet, position.opponent)
+        if key not in self.turns:
+            self.turns[key] = solve_turn(position, self.tilde, self.spread)
+        advice = advise(position, self.tilde).to_json()
+        return goal_advice(position, self.tilde, advice, solved=self.turns[key])
+
+    def chance(self, position: Position) -> tuple[Chance, bool]:
+        """The position's chance (roll 0: its own; else its best option's) and whether exact."""
+        answer = self.advice(position)
+        return Chance(answer["win"], answer["draw"]), answer["exact"]
+
+    def grade(self, step: Step, best_average: Option) -> Winning:
+        """The step's choice graded by the chance of winning."""
+        answer = self.advice(step.position)
+        best = answer["options"][0]
+        chosen = self._option(step.position, answer, step.keep, step.category)
+        average = self._option(step.position, answer, best_average.keep, best_average.category)
+        gap = _objective(best) - _objective(chosen)
+        differ = not _same(best, best_average) and _objective(best) - _objective(average) > TIE
+        return Winning(
+            Chance(chosen["win"], chosen["draw"]),
+            best,
+            Chance(average["win"], average["draw"]),
+            gap if gap > TIE else 0.0,
+            answer["exact"],
+            differ,
+        )
+
+    def _option(self, position: Position, answer: dict, keep: tuple[int, ...] | None, category: int | None) -> dict:
+        """The goal option of a keep (fewer than five dice), or of scoring ``category`` with
+        these dice (at roll 3, or stopping early: valued as at roll 3)."""
+        if keep is not None and len(keep) < 5:
+            return next(o for o in answer["options"] if o.get("keep") == list(keep))
+        at_roll3 = self.advice(replace(position, roll=3))
+        return next(o for o in at_roll3["options"] if o["category"] == category)
+
+
+def _objective(option: dict) -> float:
+    return option["win"] + option["draw"] / 2
+
+
+def _same(option: dict, other: Option) -> bool:
+    """Whether a goal option (JSON) is the advisor's option ``other``: the same keep (and,
+    keeping all five, the same category), or the same category."""
+    if other.keep is not None:
+        same_keep = option.get("keep") == list(other.keep)
+        return same_keep and (len(other.keep) < 5 or option["category"] == other.category)
+    return "keep" not in option and option["category"] == other.category
 
 
 def _chosen_option(step: Step, tables: dict[str, np.ndarray]) -> tuple[Option, Option]:
@@ -111,10 +263,20 @@ def _chosen_option(step: Step, tables: dict[str, np.ndarray]) -> tuple[Option, O
     return chosen, best
 
 
-def review(game: Game, tables: dict[str, np.ndarray]) -> Review:
-    """Grade every decision of ``game``; ``tables`` maps variant name to its Ẽ table."""
+def review(
+    game: Game,
+    tables: dict[str, np.ndarray],
+    spread: Callable[[], np.ndarray] | None = None,
+    *,
+    chances: bool = True,
+) -> Review:
+    """Grade every decision of ``game``; ``tables`` maps variant name to its Ẽ table.
+    With an opponent in the record and ``chances``, also by the chance of winning
+    (``spread``: loads the sd table, needed outside the goal's exact range; else
+    ``goal.GoalUnavailable``)."""
     steps, end = replay(game)
     tilde = tables[game.variant.name]
+    goals = _Goals(tilde, spread) if game.opponent is not None and chances else None
     series: list[Point] = []
     decisions: list[Decision] = []
     luck = 0.0
@@ -144,7 +306,8 @@ def review(game: Game, tables: dict[str, np.ndarray]) -> Review:
         chosen, best = _chosen_option(step, tables)
         loss = max(0.0, best.expected - chosen.expected)
         loss = 0.0 if loss <= TIE else loss
-        decisions.append(Decision(step.turn, step.position, chosen, best, loss))
+        winning = goals.grade(step, best) if goals else None
+        decisions.append(Decision(step.turn, step.position, chosen, best, loss, winning))
         series.append(Point(step.turn, step.position.roll, "choice", chosen.expected))
         value_chosen = chosen.expected
         if step.keep is not None:
@@ -160,4 +323,17 @@ def review(game: Game, tables: dict[str, np.ndarray]) -> Review:
         turn_start(sum(v is not None for v in end.sheet) + 1, end)
     total_loss = sum(d.loss for d in decisions)
     final = advise(end, tilde).score if end.is_over else None
-    return Review(tuple(decisions), tuple(series), series[0].expected, series[-1].expected, luck, total_loss, final)
+    summary = _chances(game, end, goals) if goals else None
+    return Review(
+        tuple(decisions), tuple(series), series[0].expected, series[-1].expected, luck, total_loss, final, summary
+    )
+
+
+def _chances(game: Game, end: Position, goals: _Goals) -> Chances:
+    """The chances at the record's start and end (see ``Chances``)."""
+    assert game.opponent is not None and game.seat is not None and end.opponent is not None
+    dice = game.turns[0].rolls[0] if game.turns and game.first_roll > 1 else None
+    first = Position(game.sheet, dice, game.first_roll if dice else 0, game.variant, game.opponent)
+    start, start_exact = goals.chance(first)
+    last, last_exact = goals.chance(end)
+    return Chances(game.seat, start, start_exact, last, last_exact, end.opponent)

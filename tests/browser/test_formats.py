@@ -61,6 +61,7 @@ def test_the_page_writes_a_position_as_python_does(results) -> None:
 def test_the_page_reads_and_writes_a_game_record_as_python_does(results) -> None:
     assert len(CASES["games"]) >= 40
     assert sum("-" in c["query"] for c in CASES["games"]) >= 10  # keeps, not only first rolls
+    assert sum("oh=" in c["query"] for c in CASES["games"]) >= 20  # with the opponent's record
     assert results["games"] == [c["canonical"] for c in CASES["games"]]
 
 
@@ -70,5 +71,5 @@ def test_the_page_rejects_every_record_python_rejects(results) -> None:
 
 def test_the_page_names_the_part_at_fault_from_pythons_messages(results) -> None:
     bad = [*CASES["bad_positions"], *CASES["bad_games"]]
-    assert {c["field"] for c in bad} >= {"s", "d", "r", "v", "h", "query"}
+    assert {c["field"] for c in bad} >= {"s", "d", "r", "v", "h", "o", "oh", "query"}
     assert results["fixes"] == [expected_fix(c) for c in bad]

@@ -15,7 +15,8 @@ The cases (a fixed seed: byte-identical from run to run):
   the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``, an opponent's sheet
   ``o`` or a score to reach ``t``), and
   ``yacht.position.format_query`` of it;
-- ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet) and
+- ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet; the
+  last ones with an opponent's record, ``o`` and ``oh``, in varied spellings) and
   ``yacht.game.format_game`` of it;
 - ``bad_games``: ``{query, field, message}``: records ``yacht.game.parse_game`` or ``replay``
   rejects, with the field and message of the ``GameError``;
@@ -25,7 +26,9 @@ The cases (a fixed seed: byte-identical from run to run):
 
 import json
 import random
+import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,6 +115,39 @@ def random_game(rng: random.Random) -> Game:
     return Game(tuple(sheet), tuple(turns), VARIANTS[variant], first_roll)
 
 
+def with_opponent(rng: random.Random, game: Game) -> Game:
+    """``game`` with an opponent: their start sheet (as many categories filled as mine, or
+    one more: I sit first or second) and a random turn after each of my finished turns (the
+    last one may be missing)."""
+    mine = sum(v is not None for v in game.sheet)
+    seat = 1 if mine == N_CATEGORIES or rng.random() < 0.5 else 2
+    theirs = random_sheet(rng, game.variant.name, mine + seat - 1)
+    allowed = possible_scores(game.variant)
+    turns = []
+    finished = sum(t.category is not None for t in game.turns)
+    # Their turn after my last one may be missing, only when that turn of mine is finished (an
+    # open turn of mine started after theirs).
+    last_done = bool(game.turns) and game.turns[-1].category is not None
+    for _ in range(finished - (last_done and rng.random() < 0.4)):
+        free = [c for c in range(N_CATEGORIES) if theirs[c] is None]
+        if not free:
+            break
+        c = rng.choice(free)
+        theirs[c] = rng.choice(allowed[c])
+        turns.append((c, theirs[c]))
+    start = list(theirs)
+    for c, _ in turns:
+        start[c] = None
+    return replace(game, opponent=tuple(start), opponent_turns=tuple(turns))
+
+
+def spelled(rng: random.Random, query: str) -> str:
+    """A game query in another spelling: parameters shuffled, leading zeros on points."""
+    parts = query.split("&")
+    rng.shuffle(parts)
+    return "&".join(re.sub(r"(oh=|[a-l])([0-9])", r"\g<1>0\g<2>", p) if p.startswith("oh=") else p for p in parts)
+
+
 BAD_GAMES = [
     "h=14466-55-55123",
     "h=14466g.12345g",
@@ -130,6 +166,22 @@ BAD_GAMES = [
     "s=,,,,,,,,,,&h=12345",
     "h=12345-6-61234",
     "h=12345m",
+    "h=14466g&oh=c9e20",
+    "h=14466g.12345&oh=",
+    "h=14466&oh=c9",
+    "h=14466g&oh=x9",
+    "h=14466g&oh=9",
+    "h=14466g&oh=g",
+    "h=14466g&oh=g3",
+    "h=14466g&oh=g1000",
+    "h=14466g.12345a&oh=c9.c9",
+    "o=1,,,,,,,,,,,&h=14466g.12345&oh=a2",
+    "o=1,2,,,,,,,,,,&h=12345",
+    "o=1,,,&h=12345",
+    "o=7,,,,,,,,,,,&h=12345",
+    "s=1,2,3,4,5,6,7,8,9,15,30,&o=1,2,3,4,5,6,7,8,9,15,30,50&h=11111l&oh=l0",
+    "s=1,2,3,4,5,6,7,8,9,15,30,50&o=1,2,3,4,5,6,7,8,9,15,30,&h=&oh=l50k30",
+    "h=12345&oh=&oh=",
 ]
 
 BAD_POSITIONS = [
@@ -171,6 +223,10 @@ def cases() -> dict:
     games = []
     for _ in range(40):
         query = format_game(random_game(rng))
+        replay(parse_game(query))  # legal
+        games.append({"query": query, "canonical": format_game(parse_game(query))})
+    for _ in range(20):
+        query = spelled(rng, format_game(with_opponent(rng, random_game(rng))))
         replay(parse_game(query))  # legal
         games.append({"query": query, "canonical": format_game(parse_game(query))})
     return {

@@ -54,10 +54,12 @@ export function readQuery(query) {
 
 // The game record ------------------------------------------------------------------------------
 //
-// game = {sheet, firstRoll, variant, turns, keep}: as yacht.game.Game (the start sheet, the roll
-// of the first dice, the rules, the turns {rolls, keeps, category}), plus `keep`: the dice kept
-// for a reroll whose dice are not entered yet (null when none). `entry`: the new dice entered
-// so far for that reroll, or for a new turn's first roll. null: no game, a position is entered.
+// game = {sheet, firstRoll, variant, turns, opponent, keep}: as yacht.game.Game (the start sheet,
+// the roll of the first dice, the rules, the turns {rolls, keeps, category}, the opponent
+// {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none recorded), plus
+// `keep`: the dice kept for a reroll whose dice are not entered yet (null when none). `entry`:
+// the new dice entered so far for that reroll, or for a new turn's first roll. null: no game, a
+// position is entered.
 
 export const isGameQuery = (query) => new URLSearchParams(query).has("h");
 
@@ -71,13 +73,21 @@ export function formatTurn(turn) {
   return pieces.join("-") + (turn.category === null ? "" : CATEGORY_LETTERS[turn.category]);
 }
 
+const formatSheet = (sheet) => sheet.map((v) => v ?? "").join(",");
+
+/** The `oh` value of the opponent's turns, as yacht.game.format_opponent_turns writes it. */
+export const formatOpponentTurns = (turns) => turns.map((t) => CATEGORY_LETTERS[t.category] + t.points).join("");
+
 /** The canonical query of a game, as yacht.game.format_game writes it (the waiting keep is not part of it). */
 export function formatGame(g) {
   const parts = [];
-  if (g.sheet.some((v) => v !== null)) parts.push(`s=${g.sheet.map((v) => v ?? "").join(",")}`);
+  const opponent = g.opponent ?? null;
+  if (g.sheet.some((v) => v !== null)) parts.push(`s=${formatSheet(g.sheet)}`);
   if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
   if (g.variant !== store.rules.default_variant) parts.push(`v=${g.variant}`);
+  if (opponent && opponent.sheet.some((v) => v !== null)) parts.push(`o=${formatSheet(opponent.sheet)}`);
   parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
+  if (opponent) parts.push(`oh=${formatOpponentTurns(opponent.turns)}`);
   return parts.join("&");
 }
 
@@ -88,7 +98,8 @@ export const digits = (text) => [...text].map(Number);
  * it at once and for building on the canonical queries Python returns: Python decides. */
 export function parseGame(query) {
   const params = new URLSearchParams(query);
-  if (!params.has("h") || params.has("d")) return null;
+  const names = [...params.keys()];
+  if (!params.has("h") || params.has("d") || new Set(names).size !== names.length) return null;
   const variant = params.get("v") ?? store.rules.default_variant;
   if (!knownVariant(variant)) return null;
   const sheet = params.has("s") ? readSheet(params.get("s"), variant, false) : Array(nCategories()).fill(null);
@@ -103,16 +114,56 @@ export function parseGame(query) {
     const keeps = [m[2], m[4]].filter((x) => x !== undefined).map((k) => ascending(digits(k)));
     turns.push({ rolls, keeps, category: m[6] ? CATEGORY_LETTERS.indexOf(m[6]) : null });
   }
-  const g = { sheet, firstRoll: Number(r), variant, turns, keep: null };
+  const opponent = readOpponent(params, variant, sheet);
+  if (opponent === undefined) return null;
+  const g = { sheet, firstRoll: Number(r), variant, turns, opponent, keep: null };
   return legalGame(g) ? g : null;
 }
 
+const filledCount = (sheet) => sheet.filter((v) => v !== null).length;
+
+/** The opponent of a game query: null without `o` and `oh`, undefined when they cannot be read
+ * (yacht.game.parse_game: their sheet, the turn order at the start, each turn's points). */
+function readOpponent(params, variant, mine) {
+  if (!params.has("o") && !params.has("oh")) return null;
+  const sheet = params.has("o") ? readSheet(params.get("o"), variant, false) : Array(nCategories()).fill(null);
+  if (sheet === null || seatOf(mine, sheet) === null) return undefined;
+  const oh = params.get("oh") ?? "";
+  if (!/^(?:[a-l][0-9]{1,3})*$/.test(oh)) return undefined;
+  const turns = [...oh.matchAll(/([a-l])([0-9]+)/g)].map((m) => ({
+    category: CATEGORY_LETTERS.indexOf(m[1]),
+    points: Number(m[2]),
+  }));
+  return turns.every((t) => possible(variant, t.category).includes(t.points)) ? { sheet, turns } : undefined;
+}
+
+/** 1 when I sit first, 2 when second, null when it cannot be my turn (yacht.position.check_turn_order). */
+function seatOf(mine, theirs) {
+  const [m, t] = [filledCount(mine), filledCount(theirs)];
+  const full = m === nCategories();
+  if (t === m || (full && t === m - 1)) return 1;
+  return !full && t === m + 1 ? 2 : null;
+}
+
 /** The checks of yacht.game.replay: kept dice in the dice before and after, a category used
- * once, no turn after the sheet is full, at most three rolls a turn, only the last turn open. */
+ * once, no turn after the sheet is full, at most three rolls a turn, only the last turn open;
+ * the opponent's turns in the order the record implies (their i-th after my i-th), each in a
+ * category of theirs still free. */
 export function legalGame(g) {
   const sheet = [...g.sheet];
-  return g.turns.every((turn, i) => {
+  const rival = g.opponent
+    ? { sheet: [...g.opponent.sheet], played: 0, seat: seatOf(g.sheet, g.opponent.sheet) }
+    : null;
+  const rivalPlays = () => {
+    const turn = rival.played < g.opponent.turns.length ? g.opponent.turns[rival.played] : null;
+    if (!turn || rival.sheet[turn.category] !== null) return false;
+    rival.sheet[turn.category] = turn.points;
+    rival.played += 1;
+    return true;
+  };
+  const mine = g.turns.every((turn, i) => {
     if (sheet.every((v) => v !== null)) return false;
+    if (rival && i > 0 && !rivalPlays()) return false;
     if (turn.category === null && i < g.turns.length - 1) return false;
     if (firstRollOf(g, i) + turn.rolls.length - 1 > MAX_ROLLS) return false;
     const keepsFit = turn.keeps.every((k, j) => contains(turn.rolls[j], k) && contains(turn.rolls[j + 1], k));
@@ -122,6 +173,10 @@ export function legalGame(g) {
     sheet[turn.category] = pointsOf(turn.rolls.at(-1), turn.category, g.variant);
     return true;
   });
+  if (!mine || !rival || rival.played === g.opponent.turns.length) return mine;
+  const finished = g.turns.length === 0 || g.turns.at(-1).category !== null;
+  const due = filledCount(rival.sheet) < filledCount(sheet) + (rival.seat === 1 ? 0 : 1);
+  return finished && due && rivalPlays() && rival.played === g.opponent.turns.length;
 }
 
 export const firstRollOf = (g, i) => (i === 0 ? g.firstRoll : 1);
