@@ -6,7 +6,8 @@
 // is told how far it got with {type: "progress", step, state} messages.
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
-// {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), game
+// {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
+// (a position query: yacht.api.distribution_query), game
 // (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query),
 // time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.position.
@@ -435,6 +436,11 @@ const actions = {
 
   advise({ query }) {
     return advise(query);
+  },
+
+  /** The final-score distribution of a position: yacht.api.distribution_query's dict. */
+  distribution({ query }) {
+    return answer("distribution_query", query);
   },
 
   /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice). */

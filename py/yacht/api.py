@@ -9,6 +9,9 @@ chances and ranking (``goal.goal_advice``); ``with_distribution``: also
 needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
 method (the CLI's does), else ``goal.GoalUnavailable``.
 
+``distribution_query(query, tables)``: a position → its final-score
+distribution alone (``goal.distribution``), with ``query`` and ``variant``.
+
 ``game_query(query, tables)``: a game record (``game`` format) → where it
 stands: the canonical ``query``, the current ``position`` query (with the
 opponent's sheet ``o=`` when the record has one and it is my turn; without it
@@ -98,6 +101,19 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
+
+
+def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
+    """The final-score distribution of a position (``goal.distribution``: exact up to
+    ``outcome.EXACT_FREE`` free categories, else simulated) with the canonical ``query`` and
+    the ``variant``: what the page draws as a histogram."""
+    position = parse_query(query)
+    variant = position.variant.name
+    return {
+        "query": format_query(position),
+        "variant": variant,
+        "distribution": distribution(position, _tilde(tables, variant)),
+    }
 
 
 def game_query(query: str, tables: Mapping[str, Table]) -> dict:

@@ -40,7 +40,7 @@ from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, max_future, option_vector, solve_outcome
 from .position import Position
 from .rules import Variant
-from .simulate import expected_play
+from .simulate import ByteDice, expected_play
 from .winning import (
     EXACT_FREE,
     approximate_goal,
@@ -208,19 +208,20 @@ SIMULATED_GAMES: Final = 10_000
 """Games simulated for a distribution outside the exact range."""
 
 
-def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | None = None) -> dict:
+def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None = None) -> dict:
     """The final-score distribution from the position under the advisor's play (its best
     option): ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``).
     Exact up to ``outcome.EXACT_FREE`` free categories; beyond, ``SIMULATED_GAMES``
-    simulated games (``rng``, default seeded by the query's sheet), with ``"games"`` and
+    simulated games (``rng``, default ``simulate.ByteDice`` seeded by the sheet's state
+    mask · 64 + ν: the same games in CPython and in the page), with ``"games"`` and
     ``"standard_error"``: the largest standard error of one ``p`` entry."""
     mask, nu, sigma = sheet_state(position.sheet)
     rolled = position.roll > 0 and position.dice is not None and not position.is_over
     if _free(position.sheet) > EXACT_DISTRIBUTION_FREE:
-        rng = rng or np.random.default_rng(mask * 64 + nu)
+        rng = rng or ByteDice(mask * 64 + nu)
         start = (position.roll, roll_index(position.dice)) if rolled else None
         points, bonus = expected_play(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
-        chances = np.bincount(points) / SIMULATED_GAMES
+        chances = np.bincount(points.astype(np.intp)) / SIMULATED_GAMES  # intp: int32 in Pyodide
         final = Distribution(sigma, chances, float(bonus.mean()))
         error = float(np.sqrt(chances * (1 - chances) / SIMULATED_GAMES).max())
         return {

@@ -10,6 +10,7 @@ under the advisor's play (the distribution where it is not computed exactly).
 
 from __future__ import annotations
 
+import random as _random
 from typing import Final
 
 import numpy as np
@@ -24,7 +25,27 @@ _ROLL_OF_CODE: Final = np.full(N_FACES**N_FACES, -1, dtype=np.intp)
 _ROLL_OF_CODE[ROLL_COUNTS @ _POWERS] = np.arange(len(ROLL_COUNTS))
 
 
-def roll_dice(rng: np.random.Generator, kept: np.ndarray) -> np.ndarray:
+class ByteDice:
+    """A seeded source of dice faces for the simulations that also run in the page, whose
+    trimmed NumPy has no ``numpy.random``: ``integers(0, n, size)`` as a Generator's, from
+    ``random.Random(seed).randbytes`` with the bytes ≥ 256 − 256 mod n rejected, so every value
+    has chance 1/n. The same seed gives the same faces in CPython and in Pyodide."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = _random.Random(seed)
+
+    def integers(self, low: int, high: int, size: tuple[int, ...]) -> np.ndarray:
+        n = high - low
+        count = int(np.prod(size))
+        limit = 256 - 256 % n
+        taken = np.empty(0, dtype=np.intp)
+        while taken.size < count:
+            raw = np.frombuffer(self._random.randbytes(count + count // 16 + 16), dtype=np.uint8)
+            taken = np.concatenate([taken, (raw[raw < limit] % n).astype(np.intp)])
+        return (taken[:count] + low).reshape(size)
+
+
+def roll_dice(rng: np.random.Generator | ByteDice, kept: np.ndarray) -> np.ndarray:
     """Roll indices (N,) after throwing the dice missing from keeps ``kept`` (N,) (keep indices)."""
     faces = rng.integers(0, N_FACES, size=(len(kept), N_DICE))
     thrown = np.arange(N_DICE) < (N_DICE - KEEP_SIZE[kept])[:, None]
@@ -38,7 +59,7 @@ def play_turns(
     masks: np.ndarray,
     nus: np.ndarray,
     variant: Variant,
-    rng: np.random.Generator,
+    rng: np.random.Generator | ByteDice,
     rolled: tuple[int, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One turn of N games: (masks', ν', gain), each (N,). Game i follows column i of ``policy``.
@@ -65,7 +86,7 @@ def expected_play(
     mask: int,
     nu: int,
     games: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | ByteDice,
     rolled: tuple[int, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Simulate ``games`` games from (mask, ν) under the advisor's play: the points still to

@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 from playwright.sync_api import Page, expect
+from yacht.api import distribution_query
 
 from .page_helpers import TOLERANCE, control, open_page, url_query, visit, wait_for_advice
 
@@ -139,3 +140,22 @@ def test_a_bad_goal_in_a_link_is_explained_and_dropped(page: Page, server) -> No
     expect(page.locator("#goal")).to_have_attribute("data-invalid", "")
     control(page, "button", "Drop the goal").click()
     wait_for_advice(page, MID_GAME)
+
+
+@pytest.mark.parametrize("query", [TARGET, LATE])
+def test_the_final_score_histogram_is_cpythons_exact_or_simulated(page: Page, server, tables, query) -> None:
+    """Exact with at most six free categories; beyond, the same simulated games as CPython's
+    (simulate.ByteDice: the same seed gives the same dice in Pyodide)."""
+    open_page(page, server, query)
+    wait_for_advice(page, query)
+    histogram = page.get_by_test_id("histogram")
+    expect(histogram).to_have_attribute("data-query", query)
+    expected = distribution_query(query, tables)["distribution"]
+    assert histogram.get_attribute("data-exact") == str(expected["exact"]).lower()
+    assert float(histogram.get_attribute("data-expected")) == pytest.approx(expected["expected"], abs=1e-9)
+    assert float(histogram.get_attribute("data-bonus")) == pytest.approx(expected["bonus"], abs=1e-9)
+    bars = histogram.locator("rect.bar").count()
+    assert bars == sum(p >= 0.0005 for p in expected["p"])
+    expect(histogram).to_contain_text(f"mean {expected['expected']:.2f}")
+    if not expected["exact"]:
+        expect(histogram).to_contain_text(f"simulated: {expected['games']:,} games")

@@ -5,6 +5,7 @@ import { currentQuery, restoreEntry, store, sync, writeURL } from "./store.js";
 import { renderAdvice } from "./view-advice.js";
 import { renderInput, renderLoading } from "./view-input.js";
 import { renderReview } from "./view-review.js";
+import { renderHistogram } from "./view-histogram.js";
 
 export function startAdvisor() {
   store.steps = {};
@@ -97,6 +98,9 @@ export function showAdvice(request, result) {
   }
   store.shown = { query: result.query, action: request.action, result };
   renderAdvice();
+  if (request.action === "advise" && (result.win !== undefined || result.reach !== undefined)) {
+    requestHistogram(result.query);
+  }
   if (firstAdvice) {
     firstAdvice = false;
     performance.mark("yacht:first-advice");
@@ -116,20 +120,33 @@ export function showError(request, error) {
   renderAdvice();
 }
 
+/** Requests of `action` ({query}) whose answer goes to store[key] as {query, result} or
+ * {query, error}, drawn by `draw`: the histogram and the review. */
+function panelRequests(action, key, draw) {
+  return new LatestRequest({
+    canSend: () => store.ready,
+    send: (query) => store.advisor.call(action, { query }),
+    done: (query, result) => {
+      store[key] = { query, result };
+      draw();
+    },
+    failed: (query, error) => {
+      if (error.kind === "load") failLoading(error);
+      store[key] = error.kind === "cancelled" ? null : { query, error };
+      draw();
+    },
+  });
+}
+
+/** The final-score histogram of a position with a goal, once its advice is shown. */
+const histogramRequests = panelRequests("distribution", "histogram", renderHistogram);
+
+function requestHistogram(query) {
+  if (store.histogram?.query !== query) histogramRequests.want(query);
+}
+
 /** The review of the game shown, while the review panel is open. */
-const reviewRequests = new LatestRequest({
-  canSend: () => store.ready,
-  send: (query) => store.advisor.call("review", { query }),
-  done: (query, result) => {
-    store.reviewShown = { query, result };
-    renderReview();
-  },
-  failed: (query, error) => {
-    if (error.kind === "load") failLoading(error);
-    store.reviewShown = error.kind === "cancelled" ? null : { query, error };
-    renderReview();
-  },
-});
+const reviewRequests = panelRequests("review", "reviewShown", renderReview);
 
 export function requestReview() {
   if (!store.reviewOpen || !store.game || decisionCount(store.game) === 0) return;

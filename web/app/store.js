@@ -51,6 +51,8 @@ export const store = {
   link: null,
   /** What the advice area shows: {query, action, result} or {query, action, error, link}. */
   shown: null,
+  /** The final-score histogram of the position shown with a goal: {query, result} or {query, error}. */
+  histogram: null,
   /** What the review panel shows: {query, result} or {query, error}. */
   reviewShown: null,
   /** The note under the header: {kind: "offline" | "update", registration}, or null. */

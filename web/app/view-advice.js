@@ -8,6 +8,7 @@ import { formatExpected, formatLoss, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
 import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
+import { renderHistogram } from "./view-histogram.js";
 import { renderSheet } from "./view-sheet.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
@@ -61,6 +62,7 @@ export function renderAdvice() {
   list.setAttribute("data-position", position);
   renderVerdict(result, dice, variant, target);
   renderSheet(); // the best category, and the previews of these dice
+  renderHistogram();
 }
 
 /** A game waits for dice: what to enter, and the expected final score (once known). */
