@@ -11,7 +11,7 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import games_with_opponent, play_game, variants
-from yacht.api import game_query, review_query
+from yacht.api import advise_query, game_query, review_query
 from yacht.cli import DEFAULT_TABLES, _Tables
 from yacht.dice import roll_index
 from yacht.game import (
@@ -148,6 +148,10 @@ def test_game_query_gives_the_opponents_sheet_at_my_turn_only(tables):
     theirs_next = game_query(f"{ME}&{THEM}&h=11123-23-23456k&oh=", tables)
     assert theirs_next["position"] == "s=1,2,3,4,5,6,20,0,0,,30,&r=0"
     assert theirs_next["query"] == f"{ME}&{THEM}&h=11123-23-23456k&oh="
+    # At my turn the advice carries the chances of winning, as advise_query gives them.
+    mine = advise_query(at_my_turn["position"], tables)
+    assert at_my_turn["advice"] == {k: v for k, v in mine.items() if k not in ("query", "variant")}
+    assert "win" in at_my_turn["advice"] and "win" not in theirs_next["advice"]
 
 
 def test_a_scripted_game_shows_where_the_two_aims_differ(tables):

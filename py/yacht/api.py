@@ -15,8 +15,9 @@ distribution alone (``goal.distribution``), with ``query`` and ``variant``.
 ``game_query(query, tables)``: a game record (``game`` format) → where it
 stands: the canonical ``query``, the current ``position`` query (with the
 opponent's sheet ``o=`` when the record has one and it is my turn; without it
-when their turn is next) and its ``advice`` (best average), and the number of
-``turns`` recorded.
+when their turn is next), its ``advice`` (with the chances of winning, as
+``advise_query`` gives them, when it has ``o=``) and the number of ``turns``
+recorded.
 
 ``review_query(query, tables)``: a game record → its review
 (``Review.to_json()``) plus ``query``, ``variant`` and ``position``. With the
@@ -89,13 +90,20 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
         raise TableMissing(variant) from None
 
 
-def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: bool = False) -> dict:
-    position = parse_query(query)
+def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
+    """The advisor's JSON for a position, with the goal's chances when it has o= or t=."""
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
         spread = getattr(tables, "spread", None)  # a loader of the sd table, where the tables have one
         result = goal_advice(position, _tilde(tables, variant), result, spread and (lambda: spread(variant)))
+    return result
+
+
+def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: bool = False) -> dict:
+    position = parse_query(query)
+    variant = position.variant.name
+    result = _advice(position, tables)
     if with_distribution:
         result["distribution"] = distribution(position, _tilde(tables, variant))
     result["query"] = format_query(position)
@@ -119,12 +127,12 @@ def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
 def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     game = parse_game(query)
     _, position = replay(game)
-    advice = advise(position, _tilde(tables, game.variant.name)).to_json()
+    position = _at_my_turn(position)
     return {
         "query": format_game(game),
         "variant": game.variant.name,
-        "position": _position_query(position),
-        "advice": advice,
+        "position": format_query(position),
+        "advice": _advice(position, tables),
         "turns": len(game.turns),
     }
 
@@ -139,16 +147,16 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     result = graded.to_json()
     result["query"] = format_game(game)
     result["variant"] = variant
-    result["position"] = _position_query(replay(game)[1])
+    result["position"] = format_query(_at_my_turn(replay(game)[1]))
     return result
 
 
-def _position_query(position: Position) -> str:
-    """The query of where a record ends: with the opponent's sheet (``o=``) when it is my
+def _at_my_turn(position: Position) -> Position:
+    """Where a record ends, as a position: with the opponent's sheet (``o=``) when it is my
     turn, without it when the opponent's turn comes first (a position is always at my turn)."""
     if position.opponent is not None:
         try:
             check_turn_order(position.sheet, position.opponent)
         except PositionError:
             position = replace(position, opponent=None)
-    return format_query(position)
+    return position

@@ -152,14 +152,18 @@ export function canScore() {
 
 export const canUndo = () => store.game !== null && (store.game.keep !== null || decisionCount(store.game) > 0);
 
-/** Take back the record's last step: a keep, a roll, a category. */
+/** Take back the record's last step: a keep, a roll, a category, or the opponent's turn after
+ * my last one. */
 export function undo() {
   if (!canUndo()) return;
   const redo = [...store.redoStack, snapshot()];
   change(
     () => {
       const last = store.game.turns.at(-1);
+      const rival = store.game.opponent;
+      const finished = store.game.turns.filter((turn) => turn.category !== null).length;
       if (store.game.keep) store.game.keep = null;
+      else if (rival?.turns.length && rival.turns.length === finished && last.category !== null) rival.turns.pop();
       else if (last.category !== null) last.category = null;
       else if (last.rolls.length > 1) {
         last.rolls.pop();
@@ -218,10 +222,17 @@ export function setGoal(kind) {
 export const DEFAULT_TARGET = 200;
 
 export function setOpponent(c, value) {
-  if (store.game || !store.state.opponent) return;
+  if (store.game) return recordOpponentTurn(c, value);
+  if (!store.state.opponent) return;
   change((s) => {
     s.opponent[c] = value;
   });
+}
+
+/** Playing along with an opponent: their turn, due after mine, scored `points` in category c. */
+export function recordOpponentTurn(c, points) {
+  if (store.view?.phase !== "opponent" || points === null || store.view.opponent[c] !== null) return;
+  change(() => store.game.opponent.turns.push({ category: c, points }));
 }
 
 export function setTarget(value) {

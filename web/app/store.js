@@ -27,7 +27,8 @@ export const store = {
   game: null,
   /** The dice entered so far for the roll the game waits for. */
   entry: [],
-  /** What sync() derived from the game: {phase: "dice"|"choice"|"over", turn, roll, dice, locked}. */
+  /** What sync() derived from the game: {phase: "dice"|"choice"|"opponent"|"over", turn, roll,
+   * dice, locked, opponent (their sheet now, or null)}; "opponent": their turn is to be entered. */
   view: null,
   /** Steps undone, to redo (snapshots, the last undone last). */
   redoStack: [],
@@ -75,18 +76,28 @@ export function gameView() {
   });
   const filled = sheet.filter((v) => v !== null).length;
   const turn = Math.min(filled + 1, nCategories());
-  if (filled === nCategories()) return { phase: "over", sheet, dice: [], locked: [], roll: 0, turn };
+  // The opponent's sheet: their start and the turns recorded. Their i-th turn comes after my
+  // i-th: once my last recorded turn is scored, theirs is due before my next (or the game's end).
+  const rival = store.game.opponent ?? null;
+  const opponent = rival ? [...rival.sheet] : null;
+  rival?.turns.forEach((turn) => (opponent[turn.category] = turn.points));
+  const finished = store.game.turns.filter((turn) => turn.category !== null).length;
+  const theirsDue = rival !== null && !dice && rival.turns.length < finished && opponent.includes(null);
+  if (theirsDue) return { phase: "opponent", sheet, dice: [], locked: [], roll: 0, turn, opponent };
+  if (filled === nCategories()) return { phase: "over", sheet, dice: [], locked: [], roll: 0, turn, opponent };
   if (dice && store.game.keep) {
     const kept = keptInOrder(dice, store.game.keep);
     const all = [...kept, ...store.entry];
-    return { phase: "dice", sheet, dice: all, locked: all.map((_, i) => i < kept.length), roll: roll + 1, turn };
+    const locked = all.map((_, i) => i < kept.length);
+    return { phase: "dice", sheet, dice: all, locked, roll: roll + 1, turn, opponent };
   }
   if (dice) {
-    const last = store.game.turns.at(-1);
-    return { phase: "choice", sheet, dice: [...dice], locked: keptMask(dice, last.keeps.at(-1) ?? []), roll, turn };
+    const locked = keptMask(dice, store.game.turns.at(-1).keeps.at(-1) ?? []);
+    return { phase: "choice", sheet, dice: [...dice], locked, roll, turn, opponent };
   }
   const first = store.game.turns.length === 0 ? store.game.firstRoll : 1;
-  return { phase: "dice", sheet, dice: [...store.entry], locked: store.entry.map(() => false), roll: first, turn };
+  const locked = store.entry.map(() => false);
+  return { phase: "dice", sheet, dice: [...store.entry], locked, roll: first, turn, opponent };
 }
 
 /** The position shown follows the game. */
@@ -101,6 +112,8 @@ export function sync() {
     dice: store.view.dice,
     roll: store.view.roll,
     variant: store.game.variant,
+    opponent: store.view.opponent,
+    target: null,
   });
 }
 
@@ -111,6 +124,7 @@ export function startGame() {
     firstRoll: store.state.roll,
     variant: store.state.variant,
     turns: [{ rolls: [[...store.state.dice]], keeps: [], category: null }],
+    opponent: store.state.opponent ? { sheet: [...store.state.opponent], turns: [] } : null,
     keep: null,
   };
   store.entry = [];
@@ -124,6 +138,7 @@ export function leaveGame() {
     dice: first ? [...first] : [...store.entry],
     roll: store.game.firstRoll,
     variant: store.game.variant,
+    opponent: store.game.opponent ? [...store.game.opponent.sheet] : null,
   });
   store.game = null;
   store.entry = [];

@@ -35,6 +35,14 @@ export function renderAdvice() {
     clearVerdict();
     return renderEntryPrompt(current?.action === "game" ? current.result : null);
   }
+  if (store.game && store.view.phase === "opponent") {
+    clearVerdict();
+    summary.textContent = t("opponentTurn");
+    list.replaceChildren();
+    if (current) list.setAttribute("data-query", current.query);
+    else list.removeAttribute("data-query");
+    return;
+  }
   if (!store.shown) {
     clearVerdict();
     summary.textContent = store.ready ? "" : t("waiting");

@@ -38,16 +38,21 @@ export function renderGoal() {
   const s = store.state;
   const kind = goalKind(s);
   for (const radio of document.querySelectorAll("input[name=goal]")) {
-    radio.checked = radio.value === (playing ? "none" : kind);
+    radio.checked = radio.value === kind;
     radio.disabled = playing;
   }
-  $("#goal-hint").textContent = playing ? t("goalInGame") : kind === "none" ? t("goalHint") : "";
-  $("#opponent-box").hidden = playing || kind !== "opponent";
-  $("#target-box").hidden = playing || kind !== "target";
-  $("#aim-box").hidden = playing || kind === "none";
+  const theirTurn = playing && store.view.phase === "opponent";
+  let hint = kind === "none" ? t(playing ? "goalInGame" : "goalHint") : "";
+  if (theirTurn) hint = t("opponentTurn");
+  else if (playing && kind === "opponent") hint = t("opponentInGame");
+  $("#goal-hint").textContent = hint;
+  $("#goal-hint").classList.toggle("prompt", theirTurn);
+  $("#opponent-box").hidden = kind !== "opponent";
+  $("#target-box").hidden = kind !== "target";
+  $("#aim-box").hidden = kind === "none";
   for (const radio of document.querySelectorAll("input[name=aim]")) radio.checked = radio.value === store.aim;
   if (s.target !== null && document.activeElement !== $("#target")) $("#target").value = String(s.target);
-  if (!s.opponent || playing) return;
+  if (!s.opponent) return;
   for (const label of document.querySelectorAll(".opponent-cell")) {
     const select = label.querySelector("select");
     const c = Number(select.dataset.category);
@@ -63,6 +68,8 @@ export function renderGoal() {
       );
     }
     select.value = s.opponent[c] === null ? "" : String(s.opponent[c]);
+    // Playing along their sheet follows the game: only their turn, in a free category, is entered.
+    select.disabled = playing && (!theirTurn || s.opponent[c] !== null);
     label.classList.toggle("filled", s.opponent[c] !== null);
   }
   const totals = sheetTotals(s.opponent);
