@@ -7,7 +7,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.api import distribution_query
+from yacht.api import distribution_query, review_query
 from yacht.game import parse_game, replay
 from yacht.position import format_query
 
@@ -202,3 +202,34 @@ def test_playing_along_with_an_opponent_asks_for_their_turn_and_plays_to_win(pag
     control(page, "button", "Undo").click()  # their turn
     expect(page.locator("#summary")).to_contain_text("The opponent's turn")
     assert url_query(page).endswith("&oh=")
+
+
+def test_the_review_of_a_game_with_an_opponent_grades_the_chance_of_winning(page: Page, server, tables) -> None:
+    record = "s=3,6,9,12,15,18,22,,,15,30,&r=3&o=4,8,12,16,,24,25,,,15,30,0&h=22556l.66661-666-66612h&oh=e20"
+    expected = review_query(record, tables)
+    open_page(page, server, expected["query"])
+    wait_for_advice(page, expected["query"])
+    control(page, "button", "Review").click()
+    summary = page.get_by_test_id("review-summary")
+    expect(summary).to_be_visible()
+    chances = summary.locator("[data-chance-start]")
+    assert float(chances.get_attribute("data-chance-start")) == pytest.approx(
+        expected["winning"]["start"]["chance"], abs=1e-9
+    )
+    assert float(chances.get_attribute("data-chance-last")) == pytest.approx(
+        expected["winning"]["last"]["chance"], abs=1e-9
+    )
+    decisions = page.get_by_test_id("decision")
+    expect(decisions).to_have_count(len(expected["decisions"]))
+    for i, want in enumerate(expected["decisions"]):
+        item = decisions.nth(i)
+        w = want["winning"]
+        assert float(item.get_attribute("data-chance")) == pytest.approx(w["chosen"]["chance"], abs=1e-9)
+        assert float(item.get_attribute("data-chance-best")) == pytest.approx(w["best"]["chance"], abs=1e-9)
+        assert item.get_attribute("data-aims-differ") == str(w["aims_differ"]).lower()
+    # Turn 11, 6 6 6 6 1: keeping 6 6 6 cost chance; the best for winning was keeping 6 6 6 6.
+    expect(decisions.nth(1)).to_contain_text("to win: Keep 6 6 6 6")
+    differ = expected["winning"]["aims_differ"]
+    expect(page.get_by_test_id("aims-differ")).to_have_count(len(differ))
+    if not differ:
+        expect(page.locator("#review-body")).to_contain_text("Playing to win never chose otherwise")

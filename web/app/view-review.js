@@ -8,6 +8,7 @@ import { decisionCount, formatGame, readQuery } from "./formats.js";
 import { render } from "./render.js";
 import { categoryName } from "./rules.js";
 import { store, sync, writeURL } from "./store.js";
+import { formatChance } from "./texts-goal.js";
 import { formatExpected, formatLoss, formatSigned, t } from "./texts.js";
 import { markStale } from "./view-advice.js";
 import { reviewChart } from "./view-chart.js";
@@ -113,9 +114,22 @@ export function renderReview() {
           ...review.costliest.map((i) => decisionItem(review.decisions[i], i, "costly")),
         )
       : el("p", { class: "hint", text: t("noLoss") }),
+    ...aimsDiffer(review),
     el("h3", { text: t("everyDecision") }),
     el("ol", { class: "decisions" }, ...review.decisions.map((d, i) => decisionItem(d, i, "decision"))),
   );
+}
+
+/** With an opponent: the decisions where playing to win and the best average differ. */
+function aimsDiffer(review) {
+  if (!review.winning) return [];
+  const differ = review.winning.aims_differ;
+  return [
+    el("h3", { text: t("aimsDifferHeading") }),
+    differ.length
+      ? el("ol", { class: "decisions" }, ...differ.map((i) => decisionItem(review.decisions[i], i, "aims-differ")))
+      : el("p", { class: "hint", text: t("aimsNeverDiffer") }),
+  ];
 }
 
 export function reviewFigures(review) {
@@ -138,6 +152,13 @@ export function reviewFigures(review) {
       : figure(t("finalScore"), String(final), { class: "final" }),
     figure(t("totalLoss"), review.total_loss > 0 ? formatLoss(review.total_loss) : "0.00"),
     figure(t("meanLoss", n), review.mean_loss > 0 ? formatLoss(review.mean_loss) : "0.00"),
+    review.winning
+      ? figure(
+          t("reviewChance"),
+          t("reviewChanceValue", formatChance(review.winning.start.chance), formatChance(review.winning.last.chance)),
+          { "data-chance-start": review.winning.start.chance, "data-chance-last": review.winning.last.chance },
+        )
+      : "",
   );
 }
 
@@ -166,6 +187,7 @@ export function decisionItem(decision, index, testid) {
     el("span", { class: lost ? "loss lost" : "loss", text: lossText }),
     el("span", { class: "chosen", text: t("chose", chosen) }),
     lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
+    decision.winning ? el("span", { class: "best-option", text: winningText(decision) }) : "",
   );
   button.addEventListener("click", () => openDecision(decision));
   return el(
@@ -178,9 +200,21 @@ export function decisionItem(decision, index, testid) {
       "data-roll": decision.roll,
       "data-loss": String(decision.loss),
       "data-query": decision.query,
+      "data-chance": decision.winning ? String(decision.winning.chosen.chance) : null,
+      "data-chance-best": decision.winning ? String(decision.winning.best.chance) : null,
+      "data-aims-differ": decision.winning ? String(decision.winning.aims_differ) : null,
     },
     button,
   );
+}
+
+/** What a decision did to the chance of winning: "Chance of winning 30.6 %; to win: Keep 6 6 6 6
+ * (47.4 %)" (the option best for winning, when it is not the one chosen). */
+function winningText(decision) {
+  const w = decision.winning;
+  const chance = `${t("reviewChance")} ${formatChance(w.chosen.chance)}${w.exact ? "" : ` (${t("approximate")})`}`;
+  if (w.loss <= 1e-9) return chance;
+  return `${chance}; ${t("toWin", describeOption(w.best, decision), formatChance(w.best.chance))}`;
 }
 
 /** Round step for about `count` ticks over `span`: 1, 2 or 5 × 10^k. */
