@@ -184,6 +184,13 @@ def test_every_screen_size_without_overflow_or_broken_labels(
     expect(page.get_by_test_id("review")).to_have_attribute("data-query", RECORD)
     assert no_clashes(page) == []
     page.get_by_test_id("review").screenshot(path=artifacts / f"review-{name}.png")
+    # Playing to win: the opponent's sheet, the chances, the switch and the histogram.
+    goal = f"{TASK}&o=5,,12,,,24,,,,15,30,"
+    visit(page, server, goal)
+    wait_for_advice(page, goal)
+    expect(page.get_by_test_id("histogram")).to_have_attribute("data-query", goal)
+    assert no_clashes(page) == []
+    page.screenshot(path=artifacts / f"goal-{name}-full.png", full_page=True)
 
 
 # (position, the verdict's words, the dice it marks to reroll)

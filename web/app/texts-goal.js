@@ -38,7 +38,7 @@ export const GOAL_TEXTS = {
     histogramTitle: "Final score if you play for the best average",
     histogramMean: (mean) => `mean ${mean}`,
     histogramBonus: (p) => `upper bonus ${p}`,
-    histogramSimulated: (games, error) => `simulated: ${games.toLocaleString("en")} games (± ${error} points)`,
+    histogramSimulated: (games, error) => `simulated: ${games.toLocaleString("en")} games (± ${error} % per score)`,
     histogramDesc: (mean, lo, hi) => `A bar per final score from ${lo} to ${hi}; mean ${mean}.`,
     histogramFailed: "The final-score histogram could not be computed.",
     errOpponent: "This link's opponent sheet does not fit yours.",
@@ -78,8 +78,7 @@ export const GOAL_TEXTS = {
     histogramTitle: "平均最大で打った場合の最終得点",
     histogramMean: (mean) => `平均 ${mean}`,
     histogramBonus: (p) => `ボーナス ${p}`,
-    histogramSimulated: (games, error) =>
-      `シミュレーション ${games.toLocaleString("ja")} ゲーム (誤差 ± ${error} ポイント)`,
+    histogramSimulated: (games, error) => `シミュレーション ${games.toLocaleString("ja")} ゲーム (各得点 ± ${error} %)`,
     histogramDesc: (mean, lo, hi) => `最終得点 ${lo}〜${hi} の棒グラフ。平均 ${mean}`,
     histogramFailed: "最終得点の分布を計算できませんでした。",
     errOpponent: "このリンクの相手のスコア表があなたの表と合いません。",
