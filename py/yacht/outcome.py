@@ -112,7 +112,8 @@ def shifted(next_values: np.ndarray, rows: np.ndarray, gains: np.ndarray, width:
     padded[:, most_gain : most_gain + next_width - 1] = next_values[:, :-1]
     start = rows * stride + most_gain - gains
     out = np.empty((*rows.shape, width))
-    np.take(padded.ravel(), start[..., None] + np.arange(width - 1), out=out[..., :-1])
+    # intp: indices must be the platform's (gains are int64; Pyodide's intp is 32 bits).
+    np.take(padded.ravel(), (start[..., None] + np.arange(width - 1)).astype(np.intp), out=out[..., :-1])
     out[..., -1] = next_values[rows, -1]
     return out
 
