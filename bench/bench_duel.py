@@ -2,6 +2,8 @@
 
     python bench/bench_duel.py --minutes M [--variant V ...] [--seed S] [--out FILE.npz]
 
+(``--out`` default: .cache/duel-results.npz, ignored by git.)
+
 Plays ``yacht.duel.duel`` in rounds of ``ROUND_GAMES`` games per variant, the
 variants taking turns, until the budget is spent (a round that has started is
 finished). After every round the results so far go to ``--out`` (NumPy ``.npz``:
@@ -62,13 +64,14 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--variant", choices=sorted(VARIANTS), action="append")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("duel-results.npz"))
+    parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "duel-results.npz")
     parser.add_argument("--report", type=Path, help="print the figures of a saved run and stop")
     args = parser.parse_args()
     variants = args.variant or ["official", "strict"]
     if args.report:
         report(dict(np.load(args.report)), variants)
         return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     tables = _Tables(DEFAULT_TABLES)
     rngs = {name: np.random.default_rng([args.seed, name == "strict"]) for name in variants}
     parts: dict[str, list] = {name: [] for name in variants}
