@@ -10,7 +10,7 @@ CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
 	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
-# Games per variant of the duel in `make bench` (about 0.4 s a game on one core).
+# Games per variant of the duel in `make bench` (about 0.06 s of CPU a game).
 DUEL_GAMES ?= 1000
 
 NODE_BIN := node_modules/.bin
@@ -36,6 +36,7 @@ lint: $(VENV)/.installed node_modules/.installed
 bench: site chromium
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_goal.py
+	$(PY) bench/bench_goal_page.py
 	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_phone.py

@@ -37,6 +37,7 @@ import statistics
 import sys
 import threading
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, sync_playwright
@@ -63,11 +64,17 @@ BLANK = "/bench-blank.html"
 
 
 class _Handler(Handler):
+    """The site, and the benchmark's own files (``served``: path → (body, type)): a
+    same-origin page with no script of its own, for (d)."""
+
+    served: ClassVar[dict[str, tuple[bytes, str]]] = {BLANK: (b"<!doctype html><title>bench</title>", "text/html")}
+
     def do_GET(self) -> None:
-        if urlsplit(self.path).path == BLANK:  # a same-origin page with no script of its own, for (d)
-            body = b"<!doctype html><title>bench</title>"
+        path = urlsplit(self.path).path
+        if path in self.served:
+            body, content_type = self.served[path]
             self.send_response(200)
-            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

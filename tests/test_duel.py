@@ -1,18 +1,29 @@
 """Simulated play: dice, turns across games, the duel and its figures."""
 
+import random
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 from conftest import ROOT
+from reference_goal import dense_solve_goal, looped_approximate_goal
 from yacht.advisor import sheet_state
 from yacht.dice import KEEP_COUNTS, ROLL_COUNTS, ROLL_PROBABILITY, keep_index
-from yacht.duel import calibration, duel, win_rate
-from yacht.policy import expected_policy
-from yacht.rules import OFFICIAL, score_table
+from yacht.duel import calibration, duel, win_aware_policy, win_rate
+from yacht.goal import opponent_law
+from yacht.outcome import max_future
+from yacht.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
+from yacht.rules import OFFICIAL, STRICT, possible_scores, score_table
 from yacht.simulate import play_turns, roll_dice
+from yacht.winning import win_payoff
 
 from build_table.solve import solve_spread
+
+
+@pytest.fixture(scope="module")
+def spreads(solved) -> dict[str, np.ndarray]:
+    return {v.name: solve_spread(v, solved[v.name], workers=1) for v in (OFFICIAL, STRICT)}
 
 
 def test_thrown_dice_follow_the_roll_probabilities():
@@ -43,8 +54,70 @@ def test_simulated_turns_score_the_expected_points_on_average(solved):
     assert abs(gain.mean() - expected) < 4 * gain.std() / np.sqrt(games)
 
 
-def test_a_short_duel_gives_results_seats_and_calibration_points(solved):
-    spread = solve_spread(OFFICIAL, solved["official"], workers=1)
+def _random_sheet(rng: random.Random, variant, free: int) -> tuple:
+    scores = possible_scores(variant)
+    open_ = set(rng.sample(range(12), free))
+    return tuple(None if c in open_ else rng.choice(scores[c]) for c in range(12))
+
+
+def _reference_turn(tilde, spread, variant, mine, theirs):
+    """The win-aware player's turn as first written, one position at a time (the dense
+    exact DP or the looped approximation): the objective win + draw/2 of every category
+    per roll (252, 12; −inf where filled), of every keep after roll 2 and after roll 1
+    (462,), and the chance at the start of the turn."""
+    (mask, nu, sigma), (their_mask, their_nu, their_sigma) = mine, theirs
+    opponent, _ = opponent_law(tilde, lambda: spread, variant, their_mask, their_nu, their_sigma)
+    payoff, weights = win_payoff(opponent, sigma + max_future(variant, mask, nu) + 1)
+    if 12 - bin(mask).count("1") <= 4:
+        turn, after = dense_solve_goal(variant, mask, nu, sigma, payoff, weights)
+    else:
+        turn, after = looped_approximate_goal(tilde, spread, variant, mask, nu, sigma, payoff, weights)
+    objective3 = np.full((252, 12), -np.inf)
+    for c, values in after.items():
+        objective3[:, c] = values @ weights
+    return objective3, turn.keeps2[:, 0] @ weights, turn.keeps1[:, 0] @ weights, float(turn.start[0] @ weights)
+
+
+def _same_choices(values: np.ndarray, candidates: np.ndarray, ours: np.ndarray, reference: np.ndarray) -> int:
+    """Per roll: ours is worth the best candidate within 1e-12, and is the reference's
+    choice where the best beats the runner-up by more than 1e-9. ``values`` (252, ids),
+    ``candidates`` (252, n) ids. Returns how many rolls had such a clear best."""
+    clear = 0
+    for roll in range(252):
+        ranked = np.sort(values[roll, np.unique(candidates[roll])])
+        assert values[roll, ours[roll]] >= ranked[-1] - 1e-12
+        if len(ranked) == 1 or ranked[-1] - ranked[-2] > 1e-9:
+            assert ours[roll] == reference[roll]
+            clear += 1
+    return clear
+
+
+@pytest.mark.parametrize("variant", [OFFICIAL, STRICT])
+def test_the_fast_win_aware_player_chooses_what_the_reference_does(solved, spreads, variant):
+    """Positions from every stage (mine 1–12 free, the opponent as many or one fewer),
+    all decided in one batch by ``win_aware_policy`` against the reference one at a time:
+    the chances equal within 1e-12, and the choices (see ``_same_choices``)."""
+    rng = random.Random(9 if variant is OFFICIAL else 10)
+    tilde, spread = solved[variant.name], spreads[variant.name]
+    frees = [1, 2, 3, 4, 4, 5, 6, 8, 10, 12]
+    mine = np.array([sheet_state(_random_sheet(rng, variant, f)) for f in frees])
+    theirs = np.array([sheet_state(_random_sheet(rng, variant, rng.choice([f, f - 1]))) for f in frees])
+    policy, chances = win_aware_policy(tilde, lambda: spread, variant, mine, theirs)
+    clear = 0
+    for i in range(len(frees)):
+        objective3, keeps2, keeps1, chance = _reference_turn(tilde, spread, variant, mine[i], theirs[i])
+        assert abs(chances[i] - chance) <= 1e-12
+        free = np.flatnonzero(objective3[0] > -np.inf)
+        categories = np.broadcast_to(free, (252, len(free)))
+        clear += _same_choices(objective3, categories, policy.category[:, i], objective3.argmax(axis=1))
+        for keeps, ours in ((keeps2, policy.keep2[:, i]), (keeps1, policy.keep1[:, i])):
+            reference = first_best_keep(keeps[:, None])[:, 0]
+            clear += _same_choices(np.broadcast_to(keeps, (252, 462)), SUBKEEP_ORDER, ours, reference)
+    assert clear > 0.75 * 3 * 252 * len(frees)  # most rolls have a clear best (not the decided games)
+
+
+def test_a_short_duel_gives_results_seats_and_calibration_points(solved, spreads):
+    spread = spreads["official"]
     result = duel(solved["official"], spread, OFFICIAL, 6, np.random.default_rng(6), exact_free=2)
     assert set(result.result) <= {0.0, 0.5, 1.0} and result.first.sum() == 3
     assert len(result.predicted) == 6 * 12 and ((0 <= result.predicted) & (result.predicted <= 1)).all()

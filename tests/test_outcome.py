@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from strategies import positions, sheets
 from yacht.advisor import advise, sheet_state
 from yacht.dice import KEEP_DICE, ROLL_DICE, ROLL_OFFSET
+from yacht.goal import opponent_law
 from yacht.outcome import canonical_nu, option_vector, reachable_levels, solve_outcome
 from yacht.policy import expected_policy
 from yacht.position import Position
@@ -106,3 +107,33 @@ def test_every_option_of_a_roll_has_a_distribution_whose_mean_is_its_expected_va
         for option in advice.options:
             dist = outcome.final(option_vector(outcome, roll, position.dice, option.keep, option.category))
             assert abs(dist.expected - option.expected) <= 1e-9
+
+
+def test_the_laws_kept_on_the_way_equal_each_states_own_solve(solved):
+    """``solve_outcome(…, laws)`` keeps the law of every state it passes: each equals the
+    law solved from that state itself (within 1e-12), bonus chance included."""
+    sheet = (3, None, 9, 12, None, 18, 20, None, 0, 15, None, 0)
+    tilde = solved["official"]
+    laws = {}
+    solve_outcome(tilde, OFFICIAL, *sheet_state(sheet)[:2], 0, laws)
+    assert len(laws) > 20
+    for (mask, nu), law in list(laws.items())[:: max(1, len(laws) // 12)]:
+        own = solve_outcome(tilde, OFFICIAL, mask, nu, 0)
+        expected = own.final(own.root.start[0])
+        assert law.score == 0 and len(law.points) == len(expected.points)
+        assert np.abs(law.points - expected.points).max() <= 1e-12 and abs(law.bonus - expected.bonus) <= 1e-12
+
+
+def test_an_opponent_law_from_the_memo_is_the_one_solved_afresh(solved):
+    """``goal.opponent_law`` with a memo: after a sheet with four free categories, a later
+    sheet of that game (one category more filled) is read from the memo and equals a fresh solve."""
+    tilde = solved["official"]
+    memo = {}
+    first = (3, None, 9, 12, None, 18, 20, None, 0, 15, None, 0)
+    later = (3, 8, 9, 12, None, 18, 20, None, 0, 15, None, 0)
+    opponent_law(tilde, None, OFFICIAL, *sheet_state(first), memo=memo)
+    known = len(memo)
+    law, exact = opponent_law(tilde, None, OFFICIAL, *sheet_state(later), memo=memo)
+    fresh, _ = opponent_law(tilde, None, OFFICIAL, *sheet_state(later))
+    assert exact and len(memo) == known and law.score == fresh.score
+    assert np.abs(law.points - fresh.points).max() <= 1e-12

@@ -6,10 +6,11 @@ from itertools import pairwise
 import numpy as np
 import pytest
 from bruteforce import expected_play_distribution, goal_value
+from reference_goal import dense_solve_goal
 from yacht.advisor import sheet_state
-from yacht.outcome import Distribution, solve_outcome
-from yacht.rules import OFFICIAL, STRICT
-from yacht.winning import option_values, reach_payoff, solve_goal, win_payoff
+from yacht.outcome import Distribution, reachable_levels, solve_outcome
+from yacht.rules import OFFICIAL, STRICT, score_table
+from yacht.winning import option_values, reach_payoff, reachable_pairs, solve_goal, win_payoff
 
 MINE = [  # (variant, my sheet, roll, dice): one or two free categories
     (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, 15, 30, None), 0, None),
@@ -88,3 +89,38 @@ def test_playing_to_win_never_does_worse_than_the_advisors_play(solved):
         payoff, weights = reach_payoff(target, 400)
         root, _ = solve_goal(solved["official"], OFFICIAL, mask, nu, sigma, payoff, weights)
         assert root.start[0, 0] >= mine.reach(target) - 1e-12
+
+
+FOUR_FREE = [  # (variant, sheet): four free categories, upper and lower mixed
+    (OFFICIAL, (3, None, 9, 12, None, 18, 20, None, 0, 15, None, 0)),
+    (STRICT, (None, 4, 9, None, 15, 24, None, 16, 0, None, 30, 50)),
+    (OFFICIAL, (1, 2, 3, 4, 5, 6, None, None, None, None, 30, 0)),
+]
+
+
+@pytest.mark.parametrize(("variant", "sheet"), FOUR_FREE)
+def test_solving_only_the_reachable_points_equals_the_dense_grid_within_1e_12(variant, sheet):
+    """``solve_goal`` (pairs the root reaches) against the dense state × g grid of the
+    first version (tests/reference_goal.py), every roll and keep, a reach and a win goal."""
+    mask, nu, sigma = sheet_state(sheet)
+    opponent = Distribution(sigma - 20, np.full(120, 1 / 120), 0.0)
+    for payoff, weights in (reach_payoff(sigma + 90, 400), win_payoff(opponent, 400)):
+        ours, our_after = solve_goal(None, variant, mask, nu, sigma, payoff, weights)
+        dense, dense_after = dense_solve_goal(variant, mask, nu, sigma, payoff, weights)
+        for name in ("rolls3", "keeps2", "keeps1", "start"):
+            assert np.abs(getattr(ours, name) - getattr(dense, name)).max() <= 1e-12
+        assert our_after.keys() == dense_after.keys()
+        assert all(np.abs(our_after[c] - dense_after[c]).max() <= 1e-12 for c in our_after)
+
+
+def test_the_reachable_points_are_exactly_those_some_play_gathers():
+    """``reachable_pairs`` from two free categories (Aces, Yacht; ν = 0): after one turn,
+    Aces scored 0–5 or Yacht 0/50; after both, their sums (no bonus: 20 + 5 < 63)."""
+    sheet = (None, 2, 3, 4, 5, 6, 20, 0, 0, 15, 30, None)
+    levels = reachable_levels(*sheet_state(sheet)[:2])
+    pairs = reachable_pairs(score_table(OFFICIAL), levels)
+    after_one = {(int(levels[1][0][r]), int(p)) for r, p in zip(pairs[1].rows, pairs[1].points, strict=True)}
+    aces, yacht = 1, 1 << 11
+    full = 4095
+    assert after_one == {(full - aces, 0), (full - aces, 50)} | {(full - yacht, p) for p in range(6)}
+    assert sorted(pairs[2].points.tolist()) == sorted({a + y for a in range(6) for y in (0, 50)})

@@ -1,15 +1,19 @@
 """Head-to-head: the win-aware player against the expected-score player.
 
 Games are played in lockstep, one turn of every game at a time (dice and
-choices vectorized across games by ``simulate.play_turns``). The
-expected-score player follows ``policy.expected_policy``. The win-aware
-player, at the start of each of its turns, solves its goal turn against the
-opponent's sheet as it stands (``goal.goal_turn`` with ``goal.opponent_law``:
-exact up to ``exact_free`` free categories of its own, one exact turn and a
-normal law before) and then, for every roll, takes the option with the best
-win + draw/2 (ties: the lowest category; the first keep in ``subkeeps``
-order). The win-aware player has the first seat in the first half of the
-games and the second seat in the other half.
+choices vectorized across games by ``simulate.play_turns``), in blocks of
+``BLOCK_GAMES`` games (memory). The expected-score player follows
+``policy.expected_policy`` (``simulate.expected_policies``: once per distinct
+state). The win-aware player, at the start of each of its turns, takes the
+goal's values after each category against the opponent's sheet as it stands
+(``goal.goal_after`` with ``goal.opponent_law``: exact up to ``exact_free``
+free categories of its own, one exact turn and a normal law before) and then,
+for every roll, the option with the best win + draw/2 (ties: the lowest
+category; the first keep in ``subkeeps`` order). ``win_aware_policy`` does this
+for all the games of a turn at once: the per-game part is the goal DP after
+the turn; the turn itself (rerolls and keeps of every roll) is played for all
+games in one batch (``winning.root_turns``). The win-aware player has the first
+seat in the first half of each block's games and the second seat in the other half.
 
 Calibration points: at the start of each of the win-aware player's turns, its
 predicted win + draw/2 and the game's result (1 win, ½ draw, 0 loss).
@@ -18,18 +22,26 @@ predicted win + draw/2 and the game's result (1 win, ½ draw, 0 loss).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Final
 
 import numpy as np
 
 from .categories import N_CATEGORIES
 from .dice import N_ROLLS
-from .goal import EXACT_FREE, goal_turn, opponent_law
-from .outcome import max_future
-from .policy import Policy, expected_policy, first_best_keep
+from .goal import EXACT_FREE, goal_after, opponent_law
+from .outcome import Distribution, max_future
+from .policy import Policy, first_best_keep
 from .rules import Variant, score_table
-from .simulate import play_turns
-from .winning import win_payoff
+from .simulate import expected_policies, play_turns
+from .winning import root_turns, win_payoff
+
+BLOCK_GAMES: Final = 2048
+"""Games played in lockstep at once (memory: about 20 MB of policy arrays)."""
+TURN_CHUNK: Final = 512
+"""Games whose goal turn is played in one batch (memory: about 4 MB per keep array)."""
+LAW_MEMO: Final = 50_000
+"""The most future-point laws kept in a duel's memo before it is emptied (memory)."""
 
 
 @dataclass(frozen=True)
@@ -43,15 +55,53 @@ class DuelResult:
     observed: np.ndarray
 
 
-def goal_policy(turn, after: dict[int, np.ndarray], weights: np.ndarray) -> tuple[Policy, float]:
-    """The win-aware choices for every roll of a turn (one column) and the predicted chance."""
-    objective3 = np.full((N_CATEGORIES, N_ROLLS), -np.inf)
-    for c, values in after.items():
-        objective3[c] = values @ weights
-    category = objective3.argmax(axis=0)
-    keep2 = first_best_keep((turn.keeps2[:, 0] @ weights)[:, None])
-    keep1 = first_best_keep((turn.keeps1[:, 0] @ weights)[:, None])
-    return Policy(category[:, None], keep2, keep1), float(turn.start[0] @ weights)
+@dataclass
+class Memo:
+    """What a duel reuses across games and turns (one variant, table, exact range):
+    the opponent's laws by their state and my future-point laws by state."""
+
+    opponents: dict[tuple[int, int], Distribution] = field(default_factory=dict)
+    laws: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+
+def win_aware_policy(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+    exact_free: int = EXACT_FREE,
+    memo: Memo | None = None,
+) -> tuple[Policy, np.ndarray]:
+    """The win-aware choices for every roll of a turn of N games, and the predicted
+    win + draw/2 at the turn's start. ``mine``, ``theirs``: (N, 3) (mask, ν, σ) of the
+    player to move and of its opponent (whose law is ``goal.opponent_law``). Returns a
+    ``Policy`` of (252, N) columns and (N,) chances."""
+    memo = Memo() if memo is None else memo
+    for laws in (memo.laws, memo.opponents):
+        if len(laws) > LAW_MEMO:
+            laws.clear()
+    afters, weights = [], np.array([1.0, 0.5])
+    for (mask, nu, sigma), (their_mask, their_nu, their_sigma) in zip(mine.tolist(), theirs.tolist(), strict=True):
+        opponent, _ = opponent_law(tilde, spread, variant, their_mask, their_nu, their_sigma, memo=memo.opponents)
+        payoff, weights = win_payoff(opponent, sigma + max_future(variant, mask, nu) + 1)
+        after, _ = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free, memo.laws)
+        afters.append(after)
+    parts = [_choices(afters[i : i + TURN_CHUNK], weights) for i in range(0, len(afters), TURN_CHUNK)]
+    policy = Policy(*(np.concatenate([p[0][k] for p in parts], axis=1) for k in range(3)))
+    return policy, np.concatenate([p[1] for p in parts])
+
+
+def _choices(afters: list[dict[int, np.ndarray]], weights: np.ndarray) -> tuple[Policy, np.ndarray]:
+    """The best option of every roll by win + draw/2 for a batch of positions' ``after``."""
+    turn = root_turns(afters, weights)
+    objective3 = np.full((N_CATEGORIES, N_ROLLS, len(afters)), -np.inf)
+    for i, after in enumerate(afters):
+        for c, values in after.items():
+            objective3[c, :, i] = values @ weights
+    keep2 = first_best_keep(turn.keeps2 @ weights)
+    keep1 = first_best_keep(turn.keeps1 @ weights)
+    return Policy(objective3.argmax(axis=0), keep2, keep1), turn.start @ weights
 
 
 def duel(
@@ -62,43 +112,57 @@ def duel(
     rng: np.random.Generator,
     exact_free: int = EXACT_FREE,
     progress: Callable[[int], None] | None = None,
+    memo: Memo | None = None,
 ) -> DuelResult:
-    """Play ``games`` games (see the module docstring)."""
+    """Play ``games`` games (see the module docstring); ``progress``: called with the
+    games finished after each block; ``memo``: kept across calls of one variant, table
+    and exact range."""
+    memo = Memo() if memo is None else memo
+    blocks = []
+    for start in range(0, games, BLOCK_GAMES):
+        blocks.append(_duel_block(tilde, spread, variant, min(BLOCK_GAMES, games - start), rng, exact_free, memo))
+        if progress:
+            progress(start + len(blocks[-1].result))
+    return DuelResult(*(np.concatenate(parts) for parts in zip(*(vars(b).values() for b in blocks), strict=True)))
+
+
+def _duel_block(
+    tilde: np.ndarray,
+    spread: np.ndarray,
+    variant: Variant,
+    games: int,
+    rng: np.random.Generator,
+    exact_free: int,
+    memo: Memo,
+) -> DuelResult:
     scores = score_table(variant)
     first = np.arange(games) < games // 2 + games % 2
-    # Player 0 is win-aware, player 1 expected-score: (games, 2) masks, ν, σ.
-    masks = np.zeros((games, 2), dtype=np.int64)
-    nus = np.zeros((games, 2), dtype=np.int64)
-    sigma = np.zeros((games, 2), dtype=np.int64)
+    # Player 0 is win-aware, player 1 expected-score: (games, 2, 3) mask, ν, σ.
+    state = np.zeros((games, 2, 3), dtype=np.int64)
     predicted, sampled_games = [], []
-    for round_ in range(N_CATEGORIES):
+    for _ in range(N_CATEGORIES):
         for seat in (0, 1):
             # The win-aware player plays now in the games where its seat is this one.
             win_now = first if seat == 0 else ~first
             for player, games_now in ((0, np.flatnonzero(win_now)), (1, np.flatnonzero(~win_now))):
+                if not len(games_now):
+                    continue
                 if player == 1:
-                    policy = expected_policy(tilde, scores, masks[games_now, 1], nus[games_now, 1])
+                    policy = expected_policies(tilde, scores, state[games_now, 1, 0], state[games_now, 1, 1])
                 else:
-                    columns = []
-                    for g in games_now:
-                        opponent, _ = opponent_law(
-                            tilde, lambda: spread, variant, int(masks[g, 1]), int(nus[g, 1]), int(sigma[g, 1])
-                        )
-                        mine = (int(masks[g, 0]), int(nus[g, 0]), int(sigma[g, 0]))
-                        payoff, weights = win_payoff(opponent, mine[2] + max_future(variant, mine[0], mine[1]) + 1)
-                        turn, after, _ = goal_turn(tilde, lambda: spread, variant, *mine, payoff, weights, exact_free)
-                        column, chance = goal_policy(turn, after, weights)
-                        columns.append(column)
-                        predicted.append(chance)
-                        sampled_games.append(g)
-                    policy = Policy(*(np.concatenate(parts, axis=1) for parts in zip(*columns, strict=True)))
-                m, n, gain = play_turns(policy, masks[games_now, player], nus[games_now, player], variant, rng)
-                masks[games_now, player], nus[games_now, player] = m, n
-                sigma[games_now, player] += gain
-        if progress:
-            progress(round_ + 1)
+                    policy, chances = win_aware_policy(
+                        tilde, lambda: spread, variant, state[games_now, 0], state[games_now, 1], exact_free, memo
+                    )
+                    predicted.append(chances)
+                    sampled_games.append(games_now)
+                mask, nu, gain = play_turns(
+                    policy, state[games_now, player, 0], state[games_now, player, 1], variant, rng
+                )
+                state[games_now, player, 0], state[games_now, player, 1] = mask, nu
+                state[games_now, player, 2] += gain
+    sigma = state[:, :, 2]
     result = np.where(sigma[:, 0] > sigma[:, 1], 1.0, np.where(sigma[:, 0] == sigma[:, 1], 0.5, 0.0))
-    return DuelResult(result, first, np.array(predicted), result[np.array(sampled_games, dtype=np.intp)])
+    return DuelResult(result, first, np.concatenate(predicted), result[np.concatenate(sampled_games)])
 
 
 def win_rate(results: np.ndarray) -> tuple[float, float]:

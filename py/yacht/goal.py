@@ -35,19 +35,22 @@ from typing import Final
 import numpy as np
 
 from .advisor import advise, sheet_state
+from .categories import FULL_MASK
 from .dice import roll_index
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
-from .outcome import Distribution, Turn, max_future, option_vector, solve_outcome
+from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
 from .position import Position
 from .rules import Variant
 from .simulate import ByteDice, expected_play
 from .winning import (
     EXACT_FREE,
-    approximate_goal,
+    approximate_goal_after,
     normal_points,
     option_values,
     reach_payoff,
+    root_turns,
     solve_goal,
+    solve_goal_after,
     win_payoff,
 )
 
@@ -79,16 +82,26 @@ def opponent_law(
     nu: int,
     sigma: int,
     exact_free: int = OPPONENT_EXACT_FREE,
+    memo: dict[tuple[int, int], Distribution] | None = None,
 ) -> tuple[Distribution, bool]:
     """The opponent's final-score distribution under optimal-expected play from their state
     (roll 0), and whether it is exact: up to ``exact_free`` free categories; beyond, a normal
-    law of their future points (mean Ẽ, sd from the spread table) on whole points."""
-    if 12 - bin(mask).count("1") <= exact_free:
-        outcome = solve_outcome(tilde, variant, mask, nu, sigma)
-        return outcome.final(outcome.root.start[0]), True
-    sd = _spread_table(spread, "o")
-    points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(variant, mask, nu))
-    return Distribution(sigma, points, float("nan")), False
+    law of their future points (mean Ẽ, sd from the spread table) on whole points.
+    ``memo``: the laws of future points already found, for a caller that asks about many
+    sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
+    range (every state an exact solve passes is kept), else by (mask, ν)."""
+    exact = 12 - bin(mask).count("1") <= exact_free
+    memo = {} if memo is None else memo
+    key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if exact else (mask, nu)
+    if key not in memo:
+        if exact:
+            solve_outcome(tilde, variant, mask, nu, 0, memo)
+        else:
+            sd = _spread_table(spread, "o")
+            points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(variant, mask, nu))
+            memo[key] = Distribution(0, points, float("nan"))
+    law = memo[key]
+    return Distribution(sigma, law.points, law.bonus), exact
 
 
 def goal_turn(
@@ -104,10 +117,30 @@ def goal_turn(
 ) -> tuple[Turn, dict[int, np.ndarray], bool]:
     """The goal's root turn of my state (``winning.solve_goal`` up to ``exact_free`` free
     categories, else ``winning.approximate_goal``) and whether it is exact."""
-    if 12 - bin(mask).count("1") <= exact_free:
+    if mask == FULL_MASK:
         return (*solve_goal(tilde, variant, mask, nu, sigma, payoff, weights), True)
+    after, exact = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free)
+    return root_turns([after], weights), after, exact
+
+
+def goal_after(
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    sigma: int,
+    payoff: np.ndarray,
+    weights: np.ndarray,
+    exact_free: int = EXACT_FREE,
+    laws: dict[tuple[int, int], np.ndarray] | None = None,
+) -> tuple[dict[int, np.ndarray], bool]:
+    """``goal_turn``'s channels after each free category (one free at least), and whether
+    they are exact; ``laws``: see ``winning.approximate_goal_after``."""
+    if 12 - bin(mask).count("1") <= exact_free:
+        return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
     sd = _spread_table(spread, "o" if weights.size == 2 else "t")
-    return (*approximate_goal(tilde, sd, variant, mask, nu, sigma, payoff, weights), False)
+    return approximate_goal_after(tilde, sd, variant, mask, nu, sigma, payoff, laws), False
 
 
 def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:

@@ -110,7 +110,8 @@ def shifted(next_values: np.ndarray, rows: np.ndarray, gains: np.ndarray, width:
     stride = most_gain + width
     padded = np.zeros((n_rows, stride))
     padded[:, most_gain : most_gain + next_width - 1] = next_values[:, :-1]
-    start = (rows * stride + most_gain - gains).astype(np.intp)  # take's indices: intp (int32 in Pyodide)
+    # take's indices must be the platform's intp (gains are int64; Pyodide's intp is 32 bits).
+    start = (rows * stride + most_gain - gains).astype(np.intp)
     out = np.empty((*rows.shape, width))
     np.take(padded.ravel(), start[..., None] + np.arange(width - 1), out=out[..., :-1])
     out[..., -1] = next_values[rows, -1]
@@ -193,8 +194,17 @@ class Distribution:
         return {"from": self.score, "p": [float(x) for x in self.points[:last]], "bonus": self.bonus}
 
 
-def solve_outcome(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score: int) -> Outcome:
-    """The exact distribution DP from (mask, ν); ``score`` = σ of the sheet."""
+def solve_outcome(
+    tilde: np.ndarray,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    score: int,
+    laws: dict[tuple[int, int], Distribution] | None = None,
+) -> Outcome:
+    """The exact distribution DP from (mask, ν); ``score`` = σ of the sheet. ``laws``: if
+    given, receives the distribution of every state solved on the way (its future points,
+    ``score`` 0), keyed by (mask′, canonical ν′)."""
     scores = score_table(variant)
     levels = reachable_levels(mask, nu)
     masks, nus = levels[-1]
@@ -203,6 +213,7 @@ def solve_outcome(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score
     values[:, -1] = nus == BONUS_THRESHOLD
     width = max_future(variant, mask, nu) + 2
     root = Turn(*(np.zeros((rows, 1, width)) for rows in (N_ROLLS, N_KEEPS, N_KEEPS)), values)
+    _keep_laws(laws, variant, masks, nus, values)
     after = {}
     for j in range(len(levels) - 2, -1, -1):
         masks, nus = levels[j]
@@ -217,7 +228,20 @@ def solve_outcome(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score
         rows, gain = successor_rows(scores, masks, nus, policy.category, next_keys)
         root = play_turn(shifted(values, rows, gain, level_width), policy)
         values = root.start
+        _keep_laws(laws, variant, masks, nus, values)
     return Outcome(score, root, after)
+
+
+def _keep_laws(
+    laws: dict[tuple[int, int], Distribution] | None,
+    variant: Variant,
+    masks: np.ndarray,
+    nus: np.ndarray,
+    values: np.ndarray,
+) -> None:
+    if laws is not None:
+        for m, n, row in zip(masks.tolist(), nus.tolist(), values, strict=True):
+            laws[m, n] = Distribution(0, row[: max_future(variant, m, n) + 1].copy(), float(row[-1]))
 
 
 def option_vector(

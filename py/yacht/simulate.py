@@ -4,8 +4,9 @@ shape (252, N), one column per game).
 
 ``roll_dice(rng, counts)`` throws dice; ``play_turns(policy, masks, nus,
 variant, rng)`` plays one turn of every game and returns the states after it
-and the points gained (bonus included); ``expected_play`` plays whole games
-under the advisor's play (the distribution where it is not computed exactly).
+and the points gained (bonus included); ``expected_policies`` gives the
+advisor's choices for many games; ``expected_play`` plays whole games under
+the advisor's play (the distribution where it is not computed exactly).
 """
 
 from __future__ import annotations
@@ -80,6 +81,17 @@ def play_turns(
     return masks | (1 << category), nus_after, points + bonus
 
 
+def expected_policies(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> Policy:
+    """``policy.expected_policy`` for N games (one column each, (252, N)), solved once per
+    distinct state and ``POLICY_CHUNK`` states at a time."""
+    keys, where = np.unique(masks * 64 + nus, return_inverse=True)
+    parts = [
+        expected_policy(tilde, scores, keys[i : i + POLICY_CHUNK] >> 6, keys[i : i + POLICY_CHUNK] & 63)
+        for i in range(0, len(keys), POLICY_CHUNK)
+    ]
+    return Policy(*(np.concatenate(p, axis=1)[:, where.ravel()] for p in zip(*parts, strict=True)))
+
+
 def expected_play(
     tilde: np.ndarray,
     variant: Variant,
@@ -97,13 +109,7 @@ def expected_play(
     scores = score_table(variant)
     start = None if rolled is None else (rolled[0], np.full(games, rolled[1]))
     while (masks != FULL_MASK).any():
-        keys, where = np.unique(masks * 64 + nus, return_inverse=True)
-        parts = [
-            expected_policy(tilde, scores, keys[i : i + POLICY_CHUNK] >> 6, keys[i : i + POLICY_CHUNK] & 63)
-            for i in range(0, len(keys), POLICY_CHUNK)
-        ]
-        policy = Policy(*(np.concatenate(p, axis=1)[:, where] for p in zip(*parts, strict=True)))
-        masks, nus, gain = play_turns(policy, masks, nus, variant, rng, start)
+        masks, nus, gain = play_turns(expected_policies(tilde, scores, masks, nus), masks, nus, variant, rng, start)
         gained += gain
         start = None
     return gained, nus == BONUS_THRESHOLD

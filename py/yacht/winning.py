@@ -31,11 +31,12 @@ at most ``EXACT_FREE``.
 """
 
 import math
-from typing import Final
+from functools import lru_cache
+from typing import Final, NamedTuple
 
 import numpy as np
 
-from .categories import BONUS_POINTS, N_CATEGORIES
+from .categories import FULL_MASK, N_CATEGORIES
 from .dice import (
     KEEP_DICE,
     N_KEEPS,
@@ -98,48 +99,100 @@ def play_goal_turn(rolls3: np.ndarray, weights: np.ndarray) -> Turn:
     return Turn(rolls3, keeps2, keeps1, np.tensordot(ROLL_PROBABILITY, rolls1, axes=1))
 
 
-def _after_category(
-    next_values: np.ndarray,
-    scores: np.ndarray,
-    masks: np.ndarray,
-    nus: np.ndarray,
-    category: int,
-    next_keys: np.ndarray,
-    gathered: int,
-) -> np.ndarray:
-    """(252, B, gathered, K) channels after scoring ``category`` with each roll, by points gathered."""
-    rows, gain = successor_rows(scores, masks, nus, np.full((1, 1), category), next_keys)
-    next_gathered = next_values.shape[1]
-    points = np.minimum(np.arange(gathered) + gain[..., None], next_gathered - 1)
-    return next_values[rows[..., None], points]
+PLAN_CACHE: Final = 512
+"""Goal plans (``goal_plan``) kept, by state and turns (memory: up to about 1 MB each, 0.1–0.2 MB typical)."""
 
 
-def _level(
-    next_values: np.ndarray,
-    scores: np.ndarray,
-    masks: np.ndarray,
-    nus: np.ndarray,
-    next_keys: np.ndarray,
-    gathered: int,
-    weights: np.ndarray,
-) -> np.ndarray:
-    """V (B, gathered, K) of a batch of states from the next level's values (R, G, K)."""
-    n_states = len(masks)
-    channels = next_values.shape[2]
-    best = np.full((N_ROLLS, n_states, gathered), -np.inf)
-    rolls3 = np.zeros((N_ROLLS, n_states, gathered, channels))
+class _Pairs(NamedTuple):
+    """The (state, gathered points) pairs of one level that the root can reach, in
+    (row, g) order: ``rows``, ``points`` (P,); ``index`` (B, G) int: the pair's
+    position, −1 where unreachable."""
+
+    rows: np.ndarray
+    points: np.ndarray
+    index: np.ndarray
+
+
+def reachable_pairs(scores: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]]) -> list[_Pairs]:
+    """Per level (``outcome.reachable_levels``): the pairs (state, g) with g the points some
+    play from the root gathers on the way to the state (bonus included). Sets of g are
+    bit sets (Python ints), one per state, pushed forward through each category's
+    distinct (successor, gain)."""
+    sets = [1]
+    out = [_pairs_of(sets)]
+    for j in range(len(levels) - 1):
+        masks, nus = levels[j]
+        next_keys = key(*levels[j + 1])
+        next_sets = [0] * len(next_keys)
+        for c in range(N_CATEGORIES):
+            open_ = np.flatnonzero((masks >> c & 1) == 0)
+            if not len(open_):
+                continue
+            rows, gain = successor_rows(scores, masks[open_], nus[open_], np.full((1, 1), c), next_keys)
+            codes = np.unique((np.arange(len(open_)) * len(next_keys) + rows) * 512 + gain)
+            for code in codes.tolist():
+                b, gain_ = divmod(code, 512)
+                b, row = divmod(b, len(next_keys))
+                next_sets[row] |= sets[open_[b]] << gain_
+        sets = next_sets
+        out.append(_pairs_of(sets))
+    return out
+
+
+def _pairs_of(sets: list[int]) -> _Pairs:
+    rows, points = [], []
+    for row, bits in enumerate(sets):
+        g = [i for i, bit in enumerate(bin(bits)[:1:-1]) if bit == "1"]
+        rows.extend([row] * len(g))
+        points.extend(g)
+    rows_, points_ = np.array(rows, dtype=np.intp), np.array(points, dtype=np.intp)
+    index = np.full((len(sets), int(points_.max(initial=0)) + 1), -1, dtype=np.int32)
+    index[rows_, points_] = np.arange(len(rows_))
+    return _Pairs(rows_, points_, index)
+
+
+_Successors = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _level_successors(
+    scores: np.ndarray, masks: np.ndarray, nus: np.ndarray, next_keys: np.ndarray
+) -> list[_Successors]:
+    """Per category c free in some state of a level: (c, column (B,): the state's column in
+    rows and gains, −1 where c is filled; rows (252, B_c), gains (252, B_c))."""
+    out = []
     for c in range(N_CATEGORIES):
         open_ = (masks >> c & 1) == 0
-        if not open_.any():
+        if open_.any():
+            rows, gain = successor_rows(scores, masks[open_], nus[open_], np.full((1, 1), c), next_keys)
+            out.append((c, np.where(open_, np.cumsum(open_) - 1, -1), rows.astype(np.int32), gain.astype(np.int32)))
+    return out
+
+
+def _level_pairs(
+    next_values: np.ndarray,
+    next_pairs: _Pairs,
+    successors: list[_Successors],
+    rows: np.ndarray,
+    points: np.ndarray,
+    weights: np.ndarray,
+) -> np.ndarray:
+    """V (P, K) of a batch of P (state, g) pairs (``rows`` of the level, ``points``: (P,))
+    from the next level's pair values (P', K) and the level's ``_level_successors``."""
+    next_objective = next_values @ weights
+    best = np.full((N_ROLLS, len(rows)), -np.inf)
+    chosen = np.zeros((N_ROLLS, len(rows)), dtype=np.int32)  # the next level's pair after the best category
+    for _, column, next_rows, gain in successors:
+        open_ = np.flatnonzero(column[rows] >= 0)
+        if not len(open_):
             continue
-        values = _after_category(next_values, scores, masks, nus, c, next_keys, gathered)
-        objective = values @ weights
-        objective[:, ~open_] = -np.inf
-        better = objective > best
-        best = np.where(better, objective, best)
-        rolls3 = np.where(better[..., None], values, rolls3)
-    turn = play_goal_turn(rolls3.reshape(N_ROLLS, n_states * gathered, channels), weights)
-    return turn.start.reshape(n_states, gathered, channels)
+        at = column[rows[open_]]
+        after = next_pairs.index[next_rows[:, at], points[open_] + gain[:, at]]
+        objective = next_objective[after]
+        better = objective > best[:, open_]
+        best[:, open_] = np.where(better, objective, best[:, open_])
+        chosen[:, open_] = np.where(better, after, chosen[:, open_])
+    rolls3 = next_values[chosen]
+    return play_goal_turn(rolls3, weights).start
 
 
 def solve_goal(
@@ -151,55 +204,88 @@ def solve_goal(
     ``payoff``: (size, K) over my final score F, size > score + max_future;
     ``tilde`` is unused (the play is the goal's own) but kept for one signature."""
     del tilde
-    scores = score_table(variant)
-    levels = reachable_levels(mask, nu)
-    most = max_future(variant, mask, nu)
-    final = payoff[np.minimum(score + np.arange(most + 1), len(payoff) - 1)]
-    values = np.broadcast_to(final, (len(levels[-1][0]), most + 1, payoff.shape[1]))
-    # The most j turns can gather: the j best free categories, and the bonus.
-    best_first = sorted((int(scores[:, c].max()) for c in range(N_CATEGORIES) if not mask >> c & 1), reverse=True)
-    for j in range(len(levels) - 2, 0, -1):
-        masks, nus = levels[j]
-        next_keys = key(*levels[j + 1])
-        gathered = min(most, sum(best_first[:j]) + BONUS_POINTS) + 1
-        step = max(1, CHUNK_COLUMNS // gathered)
+    if mask == FULL_MASK:
+        return _full_sheet_turn(payoff, score), {}
+    after = solve_goal_after(variant, mask, nu, score, payoff, weights)
+    return root_turns([after], weights), after
+
+
+def solve_goal_after(
+    variant: Variant, mask: int, nu: int, score: int, payoff: np.ndarray, weights: np.ndarray
+) -> dict[int, np.ndarray]:
+    """``solve_goal``'s channels after each free category (a sheet with one free at least).
+
+    Only the (state, g) pairs the root can reach are solved (``reachable_pairs``:
+    a few per cent to a third of the dense state × g grid); each pair's column is
+    the same arithmetic as in the dense grid."""
+    plan = goal_plan(variant, mask, nu, N_CATEGORIES)
+    pairs = plan.pairs
+    values = payoff[np.minimum(score + pairs[-1].points, len(payoff) - 1)]
+    for j in range(len(pairs) - 2, 0, -1):
         values = np.concatenate(
             [
-                _level(values, scores, masks[i : i + step], nus[i : i + step], next_keys, gathered, weights)
-                for i in range(0, len(masks), step)
+                _level_pairs(
+                    values,
+                    pairs[j + 1],
+                    plan.successors[j],
+                    pairs[j].rows[i : i + CHUNK_COLUMNS],
+                    pairs[j].points[i : i + CHUNK_COLUMNS],
+                    weights,
+                )
+                for i in range(0, len(pairs[j].rows), CHUNK_COLUMNS)
             ]
         )
-    return _root_turn(values, scores, mask, nu, levels, payoff.shape[1], weights)
+    return _root_after(values, plan)
 
 
-def _root_turn(
-    values: np.ndarray,
-    scores: np.ndarray,
-    mask: int,
-    nu: int,
-    levels: list[tuple[np.ndarray, np.ndarray]],
-    channels: int,
-    weights: np.ndarray,
-) -> tuple[Turn, dict[int, np.ndarray]]:
-    """The root's turn (exact, for every roll and keep) from the values of the level after it."""
-    if len(levels) == 1:  # a full sheet
-        empty = np.zeros((N_KEEPS, 1, channels))
-        return Turn(empty[ROLL_OFFSET:], empty, empty, values[:, 0]), {}
-    masks, nus = levels[0]
-    next_keys = key(*levels[1])
-    after = {
-        c: _after_category(values, scores, masks, nus, c, next_keys, 1)[:, 0, 0]
-        for c in range(N_CATEGORIES)
-        if not mask >> c & 1
-    }
+class Plan(NamedTuple):
+    """What a goal solve from a state needs that does not depend on the payoff: per level
+    (``outcome.reachable_levels``), the ``levels``, the reachable ``pairs`` and the
+    ``successors`` of its states (``_level_successors``; none for the last level)."""
+
+    levels: list[tuple[np.ndarray, np.ndarray]]
+    pairs: list[_Pairs]
+    successors: list[list[_Successors]]
+
+
+@lru_cache(maxsize=PLAN_CACHE)
+def goal_plan(variant: Variant, mask: int, nu: int, turns: int) -> Plan:
+    """The ``Plan`` of (mask, ν) for ``turns`` turns (kept: many positions share a state)."""
+    scores = score_table(variant)
+    levels = reachable_levels(mask, nu, turns)
+    successors = [_level_successors(scores, *levels[j], key(*levels[j + 1])) for j in range(len(levels) - 1)]
+    return Plan(levels, reachable_pairs(scores, levels), successors)
+
+
+def _full_sheet_turn(payoff: np.ndarray, score: int) -> Turn:
+    empty = np.zeros((N_KEEPS, 1, payoff.shape[1]))
+    return Turn(empty[ROLL_OFFSET:], empty, empty, payoff[min(score, len(payoff) - 1)][None])
+
+
+def _root_after(values: np.ndarray, plan: Plan) -> dict[int, np.ndarray]:
+    """Per free category of the root, the (252, K) channels after scoring it with each
+    roll, from the values (P, K) of the pairs of the level after the root."""
+    index = plan.pairs[1].index
+    return {c: values[index[rows[:, 0], gain[:, 0]]] for c, _, rows, gain in plan.successors[0]}
+
+
+def best_categories(after: dict[int, np.ndarray], weights: np.ndarray) -> np.ndarray:
+    """(252, K) V3: for each roll, the channels of the category with the best objective
+    (ties: the lowest category)."""
     best = np.full(N_ROLLS, -np.inf)
-    rolls3 = np.zeros((N_ROLLS, channels))
+    rolls3 = np.zeros((N_ROLLS, len(weights)))
     for values_c in after.values():
         objective = values_c @ weights
         better = objective > best
         best = np.where(better, objective, best)
         rolls3 = np.where(better[:, None], values_c, rolls3)
-    return play_goal_turn(rolls3[:, None, :], weights), after
+    return rolls3
+
+
+def root_turns(afters: list[dict[int, np.ndarray]], weights: np.ndarray) -> Turn:
+    """The root turns of N positions (one column each) from their ``after`` channels:
+    exact for every roll and keep, the rolls and keeps of all N played at once."""
+    return play_goal_turn(np.stack([best_categories(after, weights) for after in afters], axis=1), weights)
 
 
 def normal_points(mean: float, sd: float, most: int) -> np.ndarray:
@@ -230,18 +316,40 @@ def approximate_goal(
     """As ``solve_goal``, but only the root's turn is exact: from each state s after
     it, the future points X are taken as ``normal_points(Ẽ(s), sd(s), most(s))``
     (``spread``: the sd table) and V_s[g] = Σ_x P(X = x) u(σ₀ + g + x)."""
-    scores = score_table(variant)
-    levels = reachable_levels(mask, nu, turns=1)
-    most = max_future(variant, mask, nu)
-    best_one = max(int(scores[:, c].max()) for c in range(N_CATEGORIES) if not mask >> c & 1)
-    gathered = np.arange(min(most, best_one + BONUS_POINTS) + 1)
-    masks, nus = levels[1]
-    values = np.empty((len(masks), len(gathered), payoff.shape[1]))
-    for b, (m, n) in enumerate(zip(masks, nus, strict=True)):
-        future = normal_points(float(tilde[m, n]), float(spread[m, n]), max_future(variant, int(m), int(n)))
-        finals = np.minimum(score + gathered[:, None] + np.arange(len(future)), len(payoff) - 1)
-        values[b] = np.tensordot(payoff[finals], future, axes=([1], [0]))
-    return _root_turn(values, scores, mask, nu, levels, payoff.shape[1], weights)
+    if mask == FULL_MASK:
+        return _full_sheet_turn(payoff, score), {}
+    after = approximate_goal_after(tilde, spread, variant, mask, nu, score, payoff)
+    return root_turns([after], weights), after
+
+
+def approximate_goal_after(
+    tilde: np.ndarray,
+    spread: np.ndarray,
+    variant: Variant,
+    mask: int,
+    nu: int,
+    score: int,
+    payoff: np.ndarray,
+    laws: dict[tuple[int, int], np.ndarray] | None = None,
+) -> dict[int, np.ndarray]:
+    """``approximate_goal``'s channels after each free category, computed only on the
+    (state, g) pairs the root reaches. ``laws``: a memo of the future-points laws by
+    state (mask, ν), for a caller that asks about many positions of one variant and table."""
+    plan = goal_plan(variant, mask, nu, 1)
+    pairs = plan.pairs[1]
+    masks, nus = plan.levels[1]
+    laws = {} if laws is None else laws
+    futures = []
+    for m, n in zip(masks.tolist(), nus.tolist(), strict=True):
+        if (m, n) not in laws:
+            laws[m, n] = normal_points(float(tilde[m, n]), float(spread[m, n]), max_future(variant, m, n))
+        futures.append(laws[m, n])
+    table = np.zeros((len(futures), max(len(f) for f in futures)))
+    for b, future in enumerate(futures):
+        table[b, : len(future)] = future
+    finals = np.minimum(score + pairs.points[:, None] + np.arange(table.shape[1]), len(payoff) - 1)
+    values = np.einsum("plk,pl->pk", payoff[finals], table[pairs.rows])
+    return _root_after(values, plan)
 
 
 def option_values(

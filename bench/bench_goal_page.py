@@ -1,0 +1,184 @@
+"""One decision with an opponent in Pyodide, in headless Chromium, beside CPython.
+
+    .venv/bin/python bench/bench_goal_page.py [--per-stage 6] [--seed 9]
+
+Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and starts, in a
+blank page of that origin, a module worker (``/bench-goal-worker.js``, below) that loads
+Pyodide and NumPy from the site's trimmed runtime as ``worker.js`` does, installs the
+site's wheel, decodes the official table and its spread table (the sd table the chance
+needs outside the exact range), and then times ``yacht.api.advise_query`` on each query,
+the result converted to a JS object as the page's worker converts it (one warm-up query
+first). The same queries are timed on CPython in this process (``bench_goal``'s
+positions: my free categories 12 … 1, ``--per-stage`` random positions each, rolls 1–3,
+the opponent with as many or one fewer free categories). Printed: per stage and over all
+stages, the median and max of both. Goals: median ≤ 1 s in Pyodide, ≤ 0.2 s on CPython.
+"""
+
+import argparse
+import functools
+import http.server
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+from typing import ClassVar
+
+from bench_goal import field, random_sheet
+from bench_page import BLANK, CHROMIUM_ARGS, DEBIAN_CHROMIUM, PUBLIC, ROOT, TIMEOUT_MS, _Handler
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(ROOT / "py"))
+from yacht.api import advise_query
+from yacht.cli import DEFAULT_TABLES, _Tables
+
+WORKER = "/bench-goal-worker.js"
+WORKER_SOURCE = """
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { RUNTIME } from "./runtime.js";
+
+const here = (path) => new URL(path, import.meta.url).href;
+const bytes = async (path) => new Uint8Array(await (await fetch(here(path))).arrayBuffer());
+const ready = (async () => {
+  const pyodide = await loadPyodide({
+    indexURL: here(RUNTIME.indexURL),
+    stdLibURL: here(RUNTIME.stdLibURL),
+    lockFileURL: here(RUNTIME.lockFileURL),
+  });
+  await pyodide.loadPackage("numpy", { messageCallback: () => {} });
+  const build = await (await fetch(here("build.json"))).json();
+  const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(await bytes(build.wheel.url), "wheel", { extractDir: site });
+  for (const name of ["yacht-official.table", "yacht-official.spread.table"]) {
+    pyodide.FS.writeFile(`/tmp/${name}`, await bytes(`tables/${name}`));
+  }
+  pyodide.runPython(`
+from yacht.api import advise_query
+from yacht.table import decode, decode_spread
+
+class Tables(dict):
+    def spread(self, variant):
+        return SPREAD
+
+with open("/tmp/yacht-official.table", "rb") as f:
+    TABLES = Tables(official=decode(f.read(), variant="official"))
+with open("/tmp/yacht-official.spread.table", "rb") as f:
+    SPREAD = decode_spread(f.read(), variant="official")
+
+def advise(query):
+    return advise_query(query, TABLES)
+`);
+  return { pyodide, advise: pyodide.globals.get("advise") };
+})();
+
+function timed(advise, query) {
+  const start = performance.now();
+  const result = advise(query);
+  result.toJs({ dict_converter: Object.fromEntries });
+  result.destroy();
+  return performance.now() - start;
+}
+
+onmessage = async ({ data: { queries } }) => {
+  try {
+    const { pyodide, advise } = await ready;
+    timed(advise, queries[0]);
+    postMessage({ times: queries.map((query) => timed(advise, query)), version: pyodide.version });
+  } catch (error) {
+    postMessage({ error: String(error?.message ?? error) });
+  }
+};
+"""
+
+RUN = """async (queries) => {
+  const worker = new Worker("WORKER", {type: "module"});
+  const answer = await new Promise((resolve) => {
+    worker.onmessage = ({data}) => resolve(data);
+    worker.onerror = (event) => resolve({error: event.message ?? "the worker failed"});
+    worker.postMessage({queries});
+  });
+  worker.terminate();
+  return answer;
+}""".replace("WORKER", WORKER)
+
+
+class _GoalHandler(_Handler):
+    served: ClassVar[dict[str, tuple[bytes, str]]] = {
+        **_Handler.served,
+        WORKER: (WORKER_SOURCE.encode(), "text/javascript"),
+    }
+
+
+def positions(per_stage: int, seed: int) -> list[tuple[int, str]]:
+    """(my free categories, query) for every stage 12 … 1."""
+    rng = random.Random(seed)
+    out = []
+    for free in range(12, 0, -1):
+        for _ in range(per_stage):
+            mine = random_sheet(rng, free)
+            theirs = random_sheet(rng, rng.choice([free, max(1, free - 1)]) if free < 12 else 12)
+            dice = "".join(str(rng.randint(1, 6)) for _ in range(5))
+            out.append((free, f"s={field(mine)}&d={dice}&r={rng.randint(1, 3)}&o={field(theirs)}"))
+    return out
+
+
+def pyodide_times(queries: list[str]) -> tuple[list[float], str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_GoalHandler, directory=str(PUBLIC)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_context(service_workers="block").new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                page.goto(f"http://127.0.0.1:{httpd.server_port}{BLANK}")
+                answer = page.evaluate(RUN, queries)
+                version = f"Chromium {browser.version}, Pyodide {answer.get('version')}"
+            finally:
+                browser.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    if "error" in answer:
+        raise SystemExit(f"the Pyodide worker failed: {answer['error']}")
+    return [t / 1000 for t in answer["times"]], version
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-stage", type=int, default=6, help="positions per stage (default 6)")
+    parser.add_argument("--seed", type=int, default=9)
+    args = parser.parse_args()
+    if not (PUBLIC / "build.json").is_file():
+        parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
+    stages = positions(args.per_stage, args.seed)
+    queries = [q for _, q in stages]
+    tables = _Tables(DEFAULT_TABLES)
+    advise_query(queries[0], tables)  # warm-up: tables read, modules imported
+    cpython = []
+    for query in queries:
+        start = time.perf_counter()
+        advise_query(query, tables)
+        cpython.append(time.perf_counter() - start)
+    browser, version = pyodide_times(queries)
+    print(f"== One decision with an opponent (o=), official rules: {version} vs CPython, same {len(queries)} positions")
+    print(f"  {'my free':>8} {'Pyodide median':>15} {'max':>8} {'CPython median':>15} {'max':>8}")
+    for free in range(12, 0, -1):
+        ours = [t for (f, _), t in zip(stages, browser, strict=True) if f == free]
+        theirs = [t for (f, _), t in zip(stages, cpython, strict=True) if f == free]
+        print(
+            f"  {free:>8} {1e3 * statistics.median(ours):12.1f} ms {1e3 * max(ours):5.0f} ms"
+            f" {1e3 * statistics.median(theirs):12.1f} ms {1e3 * max(theirs):5.0f} ms"
+        )
+    print(
+        f"  all stages: Pyodide median {1e3 * statistics.median(browser):.1f} ms (goal <= 1000 ms), "
+        f"CPython median {1e3 * statistics.median(cpython):.1f} ms (goal <= 200 ms); "
+        f"ratio of the medians {statistics.median(browser) / statistics.median(cpython):.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
