@@ -137,12 +137,20 @@ function readOpponent(params, variant, mine) {
   return turns.every((t) => possible(variant, t.category).includes(t.points)) ? { sheet, turns } : undefined;
 }
 
-/** 1 when I sit first, 2 when second, null when it cannot be my turn (yacht.position.check_turn_order). */
+/** How many categories the opponent may have filled at my turn (yacht.position.check_turn_order):
+ * [if I sit first, if I sit second], i.e. as many as mine or one more; 11 or 12 once mine is full. */
+export function turnOrderCounts(mine) {
+  const m = filledCount(mine);
+  return m === nCategories() ? [m - 1, m] : [m, m + 1];
+}
+
+/** 1 when I sit first, 2 when second, null when it cannot be my turn. With my sheet full the
+ * opponent's 11 or 12 both mean I sat first (the game ends on my turn or on theirs). */
 function seatOf(mine, theirs) {
-  const [m, t] = [filledCount(mine), filledCount(theirs)];
-  const full = m === nCategories();
-  if (t === m || (full && t === m - 1)) return 1;
-  return !full && t === m + 1 ? 2 : null;
+  const t = filledCount(theirs);
+  const [first, second] = turnOrderCounts(mine);
+  if (t !== first && t !== second) return null;
+  return t === first || filledCount(mine) === nCategories() ? 1 : 2;
 }
 
 /** The checks of yacht.game.replay: kept dice in the dice before and after, a category used

@@ -7,6 +7,7 @@
 
 import { setGoal, setOpponent, setTarget } from "./actions.js";
 import { $, el } from "./dom.js";
+import { turnOrderCounts } from "./formats.js";
 import { categoryName, possible, sheetTotals } from "./rules.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
@@ -75,7 +76,7 @@ export function renderGoal() {
   const totals = sheetTotals(s.opponent);
   const theirs = s.opponent.filter((v) => v !== null).length;
   const mine = s.sheet.filter((v) => v !== null).length;
-  const [first, second] = mine === s.sheet.length ? [mine - 1, mine] : [mine, mine + 1];
+  const [first, second] = turnOrderCounts(s.sheet);
   const fits = theirs === first || theirs === second;
   $("#opponent-sums").textContent = fits
     ? t("opponentSums", totals.total, totals.upper, totals.bonus > 0)

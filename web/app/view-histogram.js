@@ -11,6 +11,10 @@ import { formatExpected, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
 import { tickStep } from "./view-chart.js";
 
+/** What is drawn: the query and the language (the advice is rendered on every change; the chart
+ * only when one of them changes). */
+let drawn = null;
+
 /** Draw `store.histogram` ({query, result} or {query, error}) if it is the position shown's. */
 export function renderHistogram() {
   const box = $("#histogram");
@@ -18,9 +22,13 @@ export function renderHistogram() {
   const current = store.shown?.action === "advise" ? store.shown.result?.query : null;
   if (!shown || shown.query !== current || store.game) {
     box.hidden = true;
+    drawn = null;
     return;
   }
   box.hidden = false;
+  const key = `${shown.query}|${store.language}|${shown.error ? "error" : "result"}`;
+  if (key === drawn) return;
+  drawn = key;
   box.dataset.query = shown.query;
   if (shown.error) {
     box.replaceChildren(el("p", { class: "hint", text: t("histogramFailed") }));

@@ -16,6 +16,7 @@ export function renderStatic() {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of document.querySelectorAll("[data-i18n-label]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+    if (node.classList.contains("key")) node.title = t(node.dataset.i18nLabel); // an icon's name on hover
   }
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === store.language));
