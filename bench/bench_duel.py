@@ -1,12 +1,12 @@
 """The duel at scale: as many games per variant as a time budget allows, saved as it goes.
 
-    python bench/bench_duel.py --minutes M [--variant V ...] [--seed S] [--out FILE.npz]
+    python bench/bench_duel.py --minutes M [--games N] [--variant V ...] [--seed S] [--out FILE.npz]
 
 (``--out`` default: .cache/duel-results.npz, ignored by git.)
 
 Plays ``yacht.duel.duel`` in rounds of ``ROUND_GAMES`` games per variant, the
 variants taking turns, until the budget is spent (a round that has started is
-finished). After every round the results so far go to ``--out`` (NumPy ``.npz``:
+finished) or each variant has played ``--games``. After every round the results so far go to ``--out`` (NumPy ``.npz``:
 per variant ``<v>_result``, ``<v>_first``, ``<v>_predicted``, ``<v>_observed``, and
 ``<v>_seconds``, the CPU seconds spent), so a run that is stopped keeps what it played;
 ``--report FILE.npz`` prints the figures of a saved run without playing. Printed per
@@ -63,6 +63,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--variant", choices=sorted(VARIANTS), action="append")
+    parser.add_argument("--games", type=int, help="stop once every variant has played this many games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "duel-results.npz")
     parser.add_argument("--report", type=Path, help="print the figures of a saved run and stop")
@@ -78,7 +79,9 @@ def main() -> int:
     seconds = {name: np.zeros(2) for name in variants}
     memos = {name: Memo() for name in variants}
     deadline = time.monotonic() + 60 * args.minutes
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not (
+        args.games and all(sum(len(b.result) for b in parts[n]) >= args.games for n in variants)
+    ):
         for name in variants:
             cpu, wall = time.process_time(), time.monotonic()
             block = duel(
