@@ -9,10 +9,11 @@ variants taking turns, until the budget is spent (a round that has started is
 finished) or each variant has played ``--games``. After every round the results so far go to ``--out`` (NumPy ``.npz``:
 per variant ``<v>_result``, ``<v>_first``, ``<v>_predicted``, ``<v>_observed``, and
 ``<v>_seconds``, the CPU seconds spent), so a run that is stopped keeps what it played;
-``--report FILE.npz`` prints the figures of a saved run without playing. Printed per
-variant: games, games per second (CPU and wall), the win rate with draws half and its
-95 % interval for both seats and each seat, the average over the seats, and the
-calibration in ten bins.
+``--report FILE.npz ...`` prints the figures of saved runs without playing, the
+runs' games taken together (runs with different ``--seed`` are independent games).
+Printed per variant (``yacht.cli.render_duel``, as ``python -m yacht duel``): games,
+games per CPU second, the win rate with draws half and its 95 % interval for both
+seats, each seat and averaged over the seats, and the calibration in ten bins.
 """
 
 import argparse
@@ -25,38 +26,24 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.cli import DEFAULT_TABLES, _Tables  # noqa: E402
-from yacht.duel import Memo, calibration, duel, win_rate  # noqa: E402
+from yacht.cli import DEFAULT_TABLES, _Tables, render_duel  # noqa: E402
+from yacht.duel import DuelResult, Memo, duel  # noqa: E402
+from yacht.goal import EXACT_FREE  # noqa: E402
 from yacht.rules import VARIANTS  # noqa: E402
 
 FIELDS = ("result", "first", "predicted", "observed")
 ROUND_GAMES = 1024
 
 
-def report(saved: dict[str, np.ndarray], variants: list[str]) -> None:
+def report(saved: list[dict[str, np.ndarray]], variants: list[str], exact_free: int) -> None:
+    """Print ``yacht.cli.render_duel`` for each variant over all the saved runs together."""
     for name in variants:
-        if f"{name}_result" not in saved:
+        runs = [run for run in saved if f"{name}_result" in run]
+        if not runs:
             continue
-        result, first = saved[f"{name}_result"], saved[f"{name}_first"]
-        cpu, wall = float(saved[f"{name}_seconds"][0]), float(saved[f"{name}_seconds"][1])
-        rates = f"{len(result) / cpu:.2f} games/s of CPU, {len(result) / wall:.2f} of wall"
-        print(f"{name}: {len(result):,} games, {rates}")
-        for label, chosen in (("both seats", slice(None)), ("first seat", first), ("second seat", ~first)):
-            games = result[chosen]
-            rate, half = win_rate(games)
-            print(
-                f"  {label:<12} {100 * rate:6.2f} % ± {100 * half:.2f} (95 %), "
-                f"draws {100 * float((games == 0.5).mean()):.2f} %, {len(games):,} games"
-            )
-        seats = [win_rate(result[first]), win_rate(result[~first])]
-        average = (seats[0][0] + seats[1][0]) / 2
-        half = np.hypot(seats[0][1], seats[1][1]) / 2
-        print(f"  averaged over the seats: {100 * average:.2f} % ± {100 * half:.2f} (goal: at least 51.0 %)")
-        predicted, observed = saved[f"{name}_predicted"], saved[f"{name}_observed"]
-        print(f"  calibration, {len(predicted):,} points: predicted, observed, gap (points), count")
-        for p, o, count in calibration(predicted, observed):
-            if count:
-                print(f"  {100 * p:8.2f} % {100 * o:8.2f} % {100 * (o - p):+6.2f} {count:>9,}")
+        result = DuelResult(*(np.concatenate([run[f"{name}_{f}"] for run in runs]) for f in FIELDS))
+        cpu, wall = sum(run[f"{name}_seconds"] for run in runs)
+        print(render_duel(name, result, float(cpu), float(wall), exact_free), flush=True)
 
 
 def main() -> int:
@@ -66,11 +53,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, help="stop once every variant has played this many games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "duel-results.npz")
-    parser.add_argument("--report", type=Path, help="print the figures of a saved run and stop")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        nargs="+",
+        help="print the figures of saved runs (played with other seeds) together and stop",
+    )
     args = parser.parse_args()
     variants = args.variant or ["official", "strict"]
     if args.report:
-        report(dict(np.load(args.report)), variants)
+        report([dict(np.load(path)) for path in args.report], variants, EXACT_FREE)
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     tables = _Tables(DEFAULT_TABLES)
@@ -96,7 +88,7 @@ def main() -> int:
         np.savez(args.out, **saved)
         games = len(saved[f"{variants[0]}_result"])
         print(f"{time.strftime('%H:%M:%S')} {games:,} games per variant", flush=True)
-    report(saved, variants)
+    report([saved], variants, EXACT_FREE)
     return 0
 
 

@@ -21,10 +21,17 @@ recorded.
 
 ``review_query(query, tables)``: a game record → its review
 (``Review.to_json()``) plus ``query``, ``variant`` and ``position``. With the
-opponent's record (``o=``, ``oh=``) and tables that can load the sd table
-(``tables.spread``, the CLI's), every decision is also graded by the chance
-of winning (``review``); tables without it (the worker's) give the plain
-review.
+opponent's record (``o=``, ``oh=``) and tables that have ``spread`` (the CLI's
+and the worker's ``Tables``), every decision is also graded by the chance of
+winning (``review``); a plain mapping of tables gives the plain review.
+
+All four answer with one shape, the same for the CLI (``--json``) and the
+worker: a dict of JSON values with the canonical ``query`` and the ``variant``
+beside what was asked for. A position's advice (``advise_query`` itself,
+``game_query``'s ``advice``) is ``Advice.to_json()``, with the goal's fields
+when the position has o= or t=; an option anywhere (in advice, or a review
+decision's ``chosen`` and ``best``) is ``Option.to_json()``. A bad query raises
+(below); the CLI and the worker turn that into the same ``{"field", "message"}``.
 
 ``tables`` maps a variant name to its ``Table``. A caller that loads tables lazily (the worker)
 passes a ``Tables``: its ``spread(variant)`` raises ``SpreadMissing`` naming the variant whose

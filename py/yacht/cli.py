@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .categories import NAMES_EN
 from .goal import APPROXIMATION
 from .position import PositionError
 from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+
+if TYPE_CHECKING:
+    from .duel import DuelResult
 
 DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
 
@@ -328,11 +331,42 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float, exact_free: int) -> str:
+    """The figures of a duel as text: games and their speed, the win rate (draws half) with
+    its 95 % interval for both seats, each seat and averaged over the seats (the two seats'
+    rates averaged; half-width: the seats' half-widths combined, √(h₁² + h₂²)/2), and the
+    calibration in ten bins. ``cpu``, ``wall``: seconds spent playing."""
+    from .duel import calibration, win_rate
+
+    games = len(result.result)
+    lines = [
+        f"{variant_name}: {games:,} games in {wall:.0f} s ({games / cpu:.1f} games per CPU second; "
+        f"exact range: {exact_free} free categories)"
+    ]
+    for label, chosen in (("both seats", slice(None)), ("first seat", result.first), ("second seat", ~result.first)):
+        played = result.result[chosen]
+        rate, half = win_rate(played)
+        lines.append(
+            f"  {label:<12} win-aware wins {100 * rate:6.2f} % ± {100 * half:.2f} (95 %), "
+            f"draws {100 * float((played == 0.5).mean()):.2f} %, {len(played):,} games"
+        )
+    seats = [win_rate(result.result[result.first]), win_rate(result.result[~result.first])]
+    average, half = (seats[0][0] + seats[1][0]) / 2, float(np.hypot(seats[0][1], seats[1][1])) / 2
+    lines.append(f"  averaged over the seats: {100 * average:.2f} % ± {100 * half:.2f} (95 %; goal: at least 51.0 %)")
+    lines.append(f"  calibration, {len(result.predicted):,} points (turn starts of the win-aware player):")
+    lines.append(f"  {'predicted':>12} {'observed':>9} {'gap':>7} {'points':>10}")
+    for predicted, observed, count in calibration(result.predicted, result.observed):
+        if count:
+            gap = 100 * (observed - predicted)
+            lines.append(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>10,}")
+    return "\n".join(lines)
+
+
 def run_duel(args: argparse.Namespace) -> int:
-    """``python -m yacht duel``: play and print the figures per variant."""
+    """``python -m yacht duel``: play and print the figures per variant (``render_duel``)."""
     import time
 
-    from .duel import calibration, duel, win_rate
+    from .duel import duel
     from .goal import EXACT_FREE
     from .rules import VARIANTS
 
@@ -344,31 +378,11 @@ def run_duel(args: argparse.Namespace) -> int:
         except TableError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
-        start = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         rng = np.random.default_rng([args.seed, variant_name == "strict"])
         result = duel(table.tilde, spread, VARIANTS[variant_name], args.games, rng, exact_free)
-        seconds = time.perf_counter() - start
-        print(f"{variant_name}: {args.games:,} games in {seconds:.0f} s (exact range: {exact_free} free categories)")
-        for label, chosen in (
-            ("both seats", slice(None)),
-            ("first seat", result.first),
-            ("second seat", ~result.first),
-        ):
-            games = result.result[chosen]
-            rate, half = win_rate(games)
-            draws = float((games == 0.5).mean())
-            print(
-                f"  {label:<12} win-aware wins {100 * rate:6.2f} % ± {100 * half:.2f} (95 %), "
-                f"draws {100 * draws:.2f} %, {len(games):,} games"
-            )
-        seats = [win_rate(result.result[result.first])[0], win_rate(result.result[~result.first])[0]]
-        print(f"  averaged over the seats: {100 * sum(seats) / 2:.2f} % (goal: at least 51.0 %)")
-        print(f"  calibration, {len(result.predicted):,} points (turn starts of the win-aware player):")
-        print(f"  {'predicted':>12} {'observed':>9} {'gap':>7} {'points':>8}")
-        for predicted, observed, count in calibration(result.predicted, result.observed):
-            if count:
-                gap = 100 * (observed - predicted)
-                print(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>8,}")
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        print(render_duel(variant_name, result, cpu, wall, exact_free), flush=True)
     return 0
 
 
