@@ -1,5 +1,9 @@
-"""Shared fixtures: float64 solves of both variants and the shipped tables."""
+"""Shared fixtures: float64 solves of both variants and the shipped tables; the CLI's review
+of one record as text, checked against its JSON."""
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,3 +37,55 @@ def shipped() -> dict[str, Table]:
             pytest.fail(f"{path} is missing: run `make tables` (or `python -m build_table`) first")
         tables[name] = decode(path.read_bytes(), source=str(path), variant=name)
     return tables
+
+
+def review_lines(query: str, tables) -> list[str]:
+    """``python -m yacht review QUERY`` as text lines, after checking that ``--json`` prints
+    ``yacht.api.review_query(query, tables)`` and both exit 0."""
+    from yacht.api import review_query
+
+    def review(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "yacht", "review", *args, query]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    as_json = review("--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout) == json.loads(json.dumps(review_query(query, tables)))
+    text = review()
+    assert text.returncode == 0, text.stderr
+    return text.stdout.splitlines()
+
+
+def goal_chance(option: dict) -> float:
+    """What an answer or option with a goal is ranked by: win + draw/2, or reach."""
+    return option["reach"] if "reach" in option else option["win"] + option["draw"] / 2
+
+
+def chance_in_advice(option: dict, answer: dict, at_roll3: dict) -> float:
+    """The goal chance of a review option in the advice of its position: a keep of fewer than
+    five dice from the roll's advice (``answer``), a category (at roll 3 or stopping early)
+    from roll 3's (``at_roll3``)."""
+    if "keep" in option and len(option["keep"]) < 5:
+        return goal_chance(next(o for o in answer["options"] if o.get("keep") == option["keep"]))
+    return goal_chance(next(o for o in at_roll3["options"] if o["category"] == option["category"]))
+
+
+def check_review_chances(result: dict, tables) -> None:
+    """Each decision of a review with a goal (o= or t=) is graded as ``python -m yacht advise``
+    ranks its position: the best option, the chances of the option chosen and of the
+    best-average one, the loss in chance, whether the aims differ, and exactness."""
+    from yacht.api import advise_query
+
+    for d in result["decisions"]:
+        w = d["winning"]
+        answer = advise_query(d["query"], tables)
+        at_roll3 = advise_query(d["query"].replace(f"r={d['roll']}", "r=3"), tables)
+        best = answer["options"][0]
+        fields = {"reach", "chance"} if "reach" in best else {"win", "draw", "chance"}
+        assert answer["exact"] is w["exact"]
+        assert w["best"] == {**best, "chance": pytest.approx(goal_chance(best), abs=1e-15)}
+        assert set(w["chosen"]) == set(w["best_average"]) == fields
+        assert w["chosen"]["chance"] == pytest.approx(chance_in_advice(d["chosen"], answer, at_roll3), abs=1e-12)
+        assert w["best_average"]["chance"] == pytest.approx(chance_in_advice(d["best"], answer, at_roll3), abs=1e-12)
+        assert w["loss"] == pytest.approx(max(0.0, goal_chance(best) - w["chosen"]["chance"]), abs=1e-6)
+        assert w["aims_differ"] == (goal_chance(best) - w["best_average"]["chance"] > 1e-6)

@@ -175,7 +175,7 @@ def render_review(result: dict) -> str:
     winning = result.get("winning")
     if winning:
         lines.append(_chances_line(winning))
-    chance_header = f" {'chance':>7} {'to win':>7}" if winning else ""
+    chance_header = f" {'chance':>7} {_aim(winning):>7}" if winning else ""
     if n:
         lines.append(
             f"{'turn':>4} {'roll':>4}  {'dice':<6} {'chosen':<{OPTION_WIDTH}} {'best':<{OPTION_WIDTH}} {'loss':>8}"
@@ -209,18 +209,26 @@ def _percent(chance: float, exact: bool = True) -> str:
     return f"{'' if exact else '~'}{100 * chance:.2f}%"
 
 
+def _aim(winning: dict) -> str:
+    """What the review's goal is, in two words: "to win" or "to reach" (a score to reach)."""
+    return "to win" if winning["target"] is None else "to reach"
+
+
 def _chances_line(winning: dict) -> str:
-    """The review's chance of winning at the start and at the end."""
-    seat = "first" if winning["seat"] == 1 else "second"
+    """The review's goal chance at the start and at the end."""
     start, last = winning["start"], winning["last"]
+    if winning["target"] is None:
+        what = f"Chance of winning (win + draw/2; you sit {'first' if winning['seat'] == 1 else 'second'})"
+    else:
+        what = f"Chance of reaching {winning['target']}"
     return (
-        f"Chance of winning (win + draw/2; you sit {seat}): at the start {_percent(start['chance'], start['exact'])}, "
+        f"{what}: at the start {_percent(start['chance'], start['exact'])}, "
         f"at the end {_percent(last['chance'], last['exact'])}"
     )
 
 
 def _decision_chances(decision: dict) -> str:
-    """The chance columns of one decision: the option chosen and the best for winning."""
+    """The chance columns of one decision: the option chosen and the best for the goal."""
     if "winning" not in decision:
         return ""
     w = decision["winning"]
@@ -228,20 +236,22 @@ def _decision_chances(decision: dict) -> str:
 
 
 def _aims_lines(result: dict) -> list[str]:
-    """The decisions where playing to win and the best average differ, and the approximation note."""
+    """The decisions where playing for the goal and the best average differ, and the approximation note."""
     decisions = result["decisions"]
     differ = result["winning"]["aims_differ"]
-    lines = [f"Where playing to win and the best average differ: {len(differ) or 'nowhere'}"]
+    aim = _aim(result["winning"])
+    goal = "playing to win" if aim == "to win" else f"playing to reach {result['winning']['target']}"
+    lines = [f"Where {goal} and the best average differ: {len(differ) or 'nowhere'}"]
     for i in differ:
         d, w = decisions[i], decisions[i]["winning"]
         exact = w["exact"]
         change = 100 * (w["chosen"]["chance"] - w["best"]["chance"])
         lines.append(
             f"  turn {d['turn']} roll {d['roll']} dice {''.join(map(str, d['dice']))}: best average "
-            f"{_fmt_option(d['best'])} {_percent(w['best_average']['chance'], exact)}, to win "
+            f"{_fmt_option(d['best'])} {_percent(w['best_average']['chance'], exact)}, {aim} "
             f"{_fmt_option(w['best'])} {_percent(w['best']['chance'], exact)}; you chose "
             f"{_fmt_option(d['chosen'])} {_percent(w['chosen']['chance'], exact)} "
-            f"({_signed(change)} points against playing to win)"
+            f"({_signed(change)} points against {goal})"
         )
     ends = (result["winning"]["start"], result["winning"]["last"])
     if any(not d["winning"]["exact"] for d in decisions) or not all(end["exact"] for end in ends):

@@ -45,6 +45,12 @@ record before my next turn starts; it may be missing only after my last
 turn. Points are checked against what the category can score (the
 opponent's dice are not recorded).
 
+A score to reach (optional): ``t``, as in ``position`` (0–999; not with an
+opponent): every position of the record plays for P(final ≥ t), so advice
+along the game and the review give the chance of reaching it.
+
+    t=<score>&h=…
+
 Every bad record raises ``GameError`` naming the turn and what is wrong.
 """
 
@@ -54,7 +60,16 @@ from typing import Final
 from .categories import N_CATEGORIES, NAMES_EN
 from .dice import N_DICE, roll_index
 from .position import PARAMETERS as POSITION_PARAMETERS
-from .position import Position, PositionError, check_turn_order, format_sheet, parse_sheet, ranges, split_query
+from .position import (
+    Position,
+    PositionError,
+    check_turn_order,
+    format_sheet,
+    parse_sheet,
+    parse_target,
+    ranges,
+    split_query,
+)
 from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
@@ -92,6 +107,8 @@ class Game:
     """The opponent's sheet when the record starts; ``None``: no opponent recorded."""
     opponent_turns: tuple[tuple[int, int], ...] = ()
     """(category, points) of each of the opponent's turns since the start, in order."""
+    target: int | None = None
+    """A score to reach (``t``); ``None``: none. Never with an opponent."""
 
     @property
     def seat(self) -> int | None:
@@ -215,9 +232,9 @@ def format_opponent_turns(turns: tuple[tuple[int, int], ...] | list[tuple[int, i
 
 def parse_game(query: str) -> Game:
     """Read a game from its query string (``s``, ``r``, ``v``, ``h``; ``o`` and ``oh``
-    with an opponent) and check it is a legal game (see ``replay``)."""
+    with an opponent, or ``t``) and check it is a legal game (see ``replay``)."""
     try:
-        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS))
+        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS, "t"))
     except PositionError as e:
         raise GameError(e.field, e.reason) from None
     if "h" not in params:
@@ -245,7 +262,15 @@ def parse_game(query: str) -> Game:
             raise GameError(e.field, e.reason) from None
         filled = sum(v is not None for v in opponent)
         opponent_turns = tuple(parse_opponent_turns(params.get("oh", ""), variant, filled))
-    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns)
+    target = None
+    if "t" in params:
+        if opponent is not None:
+            raise GameError("t", "give either the opponent's record (o=, oh=) or t= (a score to reach), not both")
+        try:
+            target = parse_target(params["t"])
+        except PositionError as e:
+            raise GameError(e.field, e.reason) from None
+    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns, target)
     replay(game)
     return game
 
@@ -261,6 +286,8 @@ def format_game(game: Game) -> str:
         parts.append(f"v={game.variant.name}")
     if game.opponent is not None and any(v is not None for v in game.opponent):
         parts.append("o=" + format_sheet(game.opponent))
+    if game.target is not None:
+        parts.append(f"t={game.target}")
     parts.append("h=" + format_turns(game.turns))
     if game.opponent is not None:
         parts.append("oh=" + format_opponent_turns(game.opponent_turns))
@@ -270,7 +297,8 @@ def format_game(game: Game) -> str:
 def replay(game: Game) -> tuple[list[Step], Position]:
     """Every choice of the game in order, and the position it ends in. With an
     opponent, each position carries their sheet at that moment (``opponent``),
-    the end position too, even when their turn is next.
+    the end position too, even when their turn is next; with a score to reach,
+    each carries it (``target``).
 
     Raises ``GameError`` for a keep not in the dice, dice that lack the kept
     ones, a category already filled, a turn after the sheet is full, or a
@@ -282,7 +310,7 @@ def replay(game: Game) -> tuple[list[Step], Position]:
     scores = score_table(game.variant)
     steps: list[Step] = []
     rival = _Rival(game)
-    position = Position(tuple(sheet), None, 0, game.variant, rival.sheet)
+    position = Position(tuple(sheet), None, 0, game.variant, rival.sheet, game.target)
     for i, turn in enumerate(game.turns):
         number = _turn_number(game.sheet, i)
         where = f"turn {number}"
@@ -303,17 +331,17 @@ def replay(game: Game) -> tuple[list[Step], Position]:
                 raise GameError(
                     "h", f"{where}, roll {roll + 1}: the dice {_digits(next_dice)} lack the kept {_digits(keep)}"
                 )
-            at = Position(tuple(sheet), dice, roll, game.variant, rival.sheet)
+            at = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
             steps.append(Step(number, at, keep=keep, next_dice=next_dice))
             dice, roll = next_dice, roll + 1
-        position = Position(tuple(sheet), dice, roll, game.variant, rival.sheet)
+        position = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
         if turn.category is not None:
             c = turn.category
             if sheet[c] is not None:
                 raise GameError("h", f"{where}: {NAMES_EN[c]} is already filled")
             steps.append(Step(number, position, category=c))
             sheet[c] = int(scores[roll_index(dice), c])
-            position = Position(tuple(sheet), None, 0, game.variant, rival.sheet)
+            position = Position(tuple(sheet), None, 0, game.variant, rival.sheet, game.target)
     last = game.turns[-1] if game.turns else None
     rival.play_after(sum(v is not None for v in sheet), last is None or last.category is not None)
     return steps, replace(position, opponent=rival.sheet)

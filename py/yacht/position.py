@@ -171,16 +171,19 @@ def _parse_goal(
     """The ``o`` and ``t`` values (each ``None`` when absent), checked against ``sheet``."""
     if "o" in params and "t" in params:
         raise PositionError("t", "give either o= (the opponent's sheet) or t= (a score to reach), not both")
-    target = None
-    if "t" in params:
-        if not _TARGET_RE.fullmatch(params["t"]):
-            raise PositionError("t", f"{params['t']!r} is not a score to reach (a whole number 0–999)")
-        target = int(params["t"])
+    target = parse_target(params["t"]) if "t" in params else None
     opponent = None
     if "o" in params:
         opponent = parse_sheet(params["o"], variant, "o")
         check_turn_order(sheet, opponent)
     return opponent, target
+
+
+def parse_target(text: str) -> int:
+    """The ``t`` value: a score to reach, 0–999 (``PositionError`` on field ``t`` otherwise)."""
+    if not _TARGET_RE.fullmatch(text):
+        raise PositionError("t", f"{text!r} is not a score to reach (a whole number 0–999)")
+    return int(text)
 
 
 def check_turn_order(sheet: tuple[int | None, ...], opponent: tuple[int | None, ...], when: str = "") -> None:

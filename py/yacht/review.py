@@ -16,16 +16,18 @@ valued at that category's E'3 for those dice.
 With the opponent's record (``Game.opponent``), every decision is also graded
 by the chance of winning, chance = win + draw/2 (``goal``: the opponent plays
 for the best expected score from their sheet at that moment, independently of
-my dice, so the order of the turns does not change it): the chance of the
-option chosen, of the option best for winning and of the best-average option
-(``Winning``), exact where ``goal`` is exact, else its approximation. The
-decisions where the two aims differ are those where the option best for
-winning is another option than the best-average one and gains more than
-``TIE`` in chance over it.
+my dice, so the order of the turns does not change it); with a score to reach
+(``Game.target``), by the chance of reaching it, chance = reach. Graded: the
+chance of the option chosen, of the option best for the goal and of the
+best-average option (``Winning``), exact where ``goal`` is exact, else its
+approximation. The decisions where the two aims differ are those where the
+option best for the goal is another option than the best-average one and
+gains more than ``TIE`` in chance over it.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Final
 
 import numpy as np
 
@@ -38,27 +40,39 @@ TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
 
 
+GOAL_FIELDS: Final = (("win", "draw"), ("reach",))
+"""The goal's fields of an answer (``goal``): with an opponent, or with a score to reach."""
+
+
 @dataclass(frozen=True)
 class Chance:
-    """The chance of winning: ``win`` = P(my final > theirs), ``draw`` = P(equal)."""
+    """The goal's chances of an option or position (0–1): with an opponent ``win`` =
+    P(my final > theirs) and ``draw`` = P(equal); with a score to reach ``reach`` =
+    P(final ≥ t). ``fields``: those names and values, in that order."""
 
-    win: float
-    draw: float
+    fields: tuple[tuple[str, float], ...]
+
+    @classmethod
+    def of(cls, answer: dict) -> "Chance":
+        """The goal's fields of ``goal_advice``'s answer or one of its options."""
+        names = next(names for names in GOAL_FIELDS if names[0] in answer)
+        return cls(tuple((name, float(answer[name])) for name in names))
 
     @property
     def chance(self) -> float:
-        """win + draw/2, what playing to win maximizes (0–1)."""
-        return self.win + self.draw / 2
+        """What playing for the goal maximizes: win + draw/2, or reach."""
+        values = dict(self.fields)
+        return values["reach"] if "reach" in values else values["win"] + values["draw"] / 2
 
     def to_json(self) -> dict:
-        return {"win": self.win, "draw": self.draw, "chance": self.chance}
+        return {**dict(self.fields), "chance": self.chance}
 
 
 @dataclass(frozen=True)
 class Winning:
-    """A decision graded by the chance of winning. ``chosen``: the option chosen;
-    ``best``: the option best for winning (``goal_advice``'s first option: the
-    advisor's option JSON with ``win`` and ``draw``); ``best_average``: the chance
+    """A decision graded by the goal's chance. ``chosen``: the option chosen;
+    ``best``: the option best for the goal (``goal_advice``'s first option: the
+    advisor's option JSON with ``win`` and ``draw``, or ``reach``); ``best_average``: the chance
     of the best-average option (``Decision.best``); ``loss``: best − chosen chance,
     0 when within ``TIE``; ``exact``: else ``goal.APPROXIMATION``."""
 
@@ -72,7 +86,7 @@ class Winning:
     def to_json(self) -> dict:
         out = {
             "chosen": self.chosen.to_json(),
-            "best": {**self.best, "chance": Chance(self.best["win"], self.best["draw"]).chance},
+            "best": {**self.best, "chance": Chance.of(self.best).chance},
             "best_average": self.best_average.to_json(),
             "loss": self.loss,
             "aims_differ": self.aims_differ,
@@ -167,29 +181,33 @@ class Review:
 
 @dataclass(frozen=True)
 class Chances:
-    """The review's chance of winning at its ``start`` (the start sheets before the first
+    """The review's goal chance at its ``start`` (the start sheets before the first
     roll, or the best option of a record's first dice after roll 2 or 3) and its ``last``
-    (the end position's; a finished game: won, lost or drawn), each with whether it is
-    exact; my ``seat`` (1 or 2) and the opponent's sheet at the end."""
+    (the end position's; a finished game: won, lost or drawn, or the target reached or
+    not), each with whether it is exact. With an opponent: my ``seat`` (1 or 2) and the
+    opponent's sheet at the end; with a score to reach: the ``target`` (the others ``None``)."""
 
-    seat: int
+    seat: int | None
     start: Chance
     start_exact: bool
     last: Chance
     last_exact: bool
-    opponent: tuple[int | None, ...]
+    opponent: tuple[int | None, ...] | None
+    target: int | None = None
 
     def to_json(self) -> dict:
         return {
             "seat": self.seat,
             "start": {**self.start.to_json(), "exact": self.start_exact},
             "last": {**self.last.to_json(), "exact": self.last_exact},
-            "opponent": list(self.opponent),
+            "opponent": None if self.opponent is None else list(self.opponent),
+            "target": self.target,
         }
 
 
 class _Goals:
-    """``goal_advice`` of the review's positions, one ``solve_turn`` per pair of sheets."""
+    """``goal_advice`` of the review's positions, one ``solve_turn`` per pair of sheets
+    (or sheet and target)."""
 
     def __init__(self, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None) -> None:
         self.tilde = tilde
@@ -197,7 +215,7 @@ class _Goals:
         self.turns: dict[tuple, GoalTurn] = {}
 
     def advice(self, position: Position) -> dict:
-        key = (position.sheet, position.opponent)
+        key = (position.sheet, position.opponent, position.target)
         if key not in self.turns:
             self.turns[key] = solve_turn(position, self.tilde, self.spread)
         advice = advise(position, self.tilde).to_json()
@@ -206,7 +224,7 @@ class _Goals:
     def chance(self, position: Position) -> tuple[Chance, bool]:
         """The position's chance (roll 0: its own; else its best option's) and whether exact."""
         answer = self.advice(position)
-        return Chance(answer["win"], answer["draw"]), answer["exact"]
+        return Chance.of(answer), answer["exact"]
 
     def grade(self, step: Step, best_average: Option) -> Winning:
         """The step's choice graded by the chance of winning."""
@@ -214,12 +232,12 @@ class _Goals:
         best = answer["options"][0]
         chosen = self._option(step.position, answer, step.keep, step.category)
         average = self._option(step.position, answer, best_average.keep, best_average.category)
-        gap = _objective(best) - _objective(chosen)
-        differ = not _same(best, best_average) and _objective(best) - _objective(average) > TIE
+        gap = Chance.of(best).chance - Chance.of(chosen).chance
+        differ = not _same(best, best_average) and Chance.of(best).chance - Chance.of(average).chance > TIE
         return Winning(
-            Chance(chosen["win"], chosen["draw"]),
+            Chance.of(chosen),
             best,
-            Chance(average["win"], average["draw"]),
+            Chance.of(average),
             gap if gap > TIE else 0.0,
             answer["exact"],
             differ,
@@ -232,10 +250,6 @@ class _Goals:
             return next(o for o in answer["options"] if o.get("keep") == list(keep))
         at_roll3 = self.advice(replace(position, roll=3))
         return next(o for o in at_roll3["options"] if o["category"] == category)
-
-
-def _objective(option: dict) -> float:
-    return option["win"] + option["draw"] / 2
 
 
 def _same(option: dict, other: Option) -> bool:
@@ -271,12 +285,13 @@ def review(
     chances: bool = True,
 ) -> Review:
     """Grade every decision of ``game``; ``tables`` maps variant name to its Ẽ table.
-    With an opponent in the record and ``chances``, also by the chance of winning
+    With an opponent or a score to reach in the record and ``chances``, also by the goal's chance
     (``spread``: loads the sd table, needed outside the goal's exact range; else
     ``goal.GoalUnavailable``)."""
     steps, end = replay(game)
     tilde = tables[game.variant.name]
-    goals = _Goals(tilde, spread) if game.opponent is not None and chances else None
+    has_goal = game.opponent is not None or game.target is not None
+    goals = _Goals(tilde, spread) if has_goal and chances else None
     series: list[Point] = []
     decisions: list[Decision] = []
     luck = 0.0
@@ -331,9 +346,8 @@ def review(
 
 def _chances(game: Game, end: Position, goals: _Goals) -> Chances:
     """The chances at the record's start and end (see ``Chances``)."""
-    assert game.opponent is not None and game.seat is not None and end.opponent is not None
     dice = game.turns[0].rolls[0] if game.turns and game.first_roll > 1 else None
-    first = Position(game.sheet, dice, game.first_roll if dice else 0, game.variant, game.opponent)
+    first = Position(game.sheet, dice, game.first_roll if dice else 0, game.variant, game.opponent, game.target)
     start, start_exact = goals.chance(first)
     last, last_exact = goals.chance(end)
-    return Chances(game.seat, start, start_exact, last, last_exact, end.opponent)
+    return Chances(game.seat, start, start_exact, last, last_exact, end.opponent, game.target)

@@ -233,3 +233,45 @@ def test_the_review_of_a_game_with_an_opponent_grades_the_chance_of_winning(page
     expect(page.get_by_test_id("aims-differ")).to_have_count(len(differ))
     if not differ:
         expect(page.locator("#review-body")).to_contain_text("Playing to win never chose otherwise")
+
+
+def test_playing_along_with_a_score_to_reach_keeps_it_and_the_review_grades_reaching_it(
+    page: Page, server, tables, cpython
+) -> None:
+    """A game started from t= carries it (t= in the record): the advice along the game ranks by
+    the chance of reaching it, the target cannot change mid-game, and the review grades each
+    decision by that chance, as python -m yacht review does."""
+    start = "s=1,2,3,4,5,6,20,0,0,,,&d=11123&r=1&t=100"
+    open_page(page, server, start)
+    wait_for_advice(page, start)
+    expect(page.get_by_test_id("verdict")).to_contain_text("Keep 1 1 1")  # a Yacht is needed for 100
+    page.locator("#verdict-apply").click()  # keep 1 1 1: the game starts
+    query = url_query(page)
+    assert query.endswith("&t=100&h=11123") and parse_game(query).target == 100  # the keep waits for its dice
+    expect(page.locator("#target")).to_be_disabled()
+    expect(page.locator("#goal-hint")).to_contain_text("This game plays for the chance of reaching 100")
+    for face in (1, 4):
+        control(page, "button", f"Add {face}").click()
+    game = url_query(page)
+    _, position = replay(parse_game(game))
+    mine = format_query(position)
+    assert mine.endswith("&r=2&t=100")
+    wait_for_advice(page, game)
+    expected = cpython(mine)
+    verdict = page.get_by_test_id("verdict")
+    assert float(verdict.get_attribute("data-reach")) == pytest.approx(expected["options"][0]["reach"], abs=1e-9)
+    assert_same_chances(page, expected)
+    review = review_query(game, tables)
+    control(page, "button", "Review").click()
+    chances = page.get_by_test_id("review-summary").locator("[data-chance-start]")
+    expect(chances).to_contain_text("Chance of reaching 100")
+    start_chance = review["winning"]["start"]["chance"]
+    assert float(chances.get_attribute("data-chance-start")) == pytest.approx(start_chance, abs=1e-9)
+    decision = page.get_by_test_id("decision")
+    expect(decision).to_have_count(1)
+    chosen = review["decisions"][0]["winning"]["chosen"]["chance"]
+    assert float(decision.get_attribute("data-chance")) == pytest.approx(chosen, abs=1e-9)
+    # Keeping 1 1 1 was best for the target and not the best average (keep 2 3, for the straights).
+    assert review["winning"]["aims_differ"] == [0]
+    expect(page.get_by_test_id("aims-differ")).to_have_count(1)
+    expect(page.locator("#review-body")).to_contain_text("Where playing to reach 100 differs")

@@ -15,8 +15,9 @@ The cases (a fixed seed: byte-identical from run to run):
   the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``, an opponent's sheet
   ``o`` or a score to reach ``t``), and
   ``yacht.position.format_query`` of it;
-- ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet; the
-  last ones with an opponent's record, ``o`` and ``oh``, in varied spellings) and
+- ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet; then
+  some with an opponent's record, ``o`` and ``oh``, and the last ones with a score to reach
+  ``t``, in varied spellings) and
   ``yacht.game.format_game`` of it;
 - ``bad_games``: ``{query, field, message}``: records ``yacht.game.parse_game`` or ``replay``
   rejects, with the field and message of the ``GameError``;
@@ -182,6 +183,11 @@ BAD_GAMES = [
     "s=1,2,3,4,5,6,7,8,9,15,30,&o=1,2,3,4,5,6,7,8,9,15,30,50&h=11111l&oh=l0",
     "s=1,2,3,4,5,6,7,8,9,15,30,50&o=1,2,3,4,5,6,7,8,9,15,30,&h=&oh=l50k30",
     "h=12345&oh=&oh=",
+    "t=abc&h=12345",
+    "t=1000&h=12345",
+    "t=150&oh=&h=12345",
+    "o=,,,,,,,,,,,&t=5&h=12345",
+    "t=5&t=5&h=12345",
 ]
 
 BAD_POSITIONS = [
@@ -227,6 +233,10 @@ def cases() -> dict:
         games.append({"query": query, "canonical": format_game(parse_game(query))})
     for _ in range(20):
         query = spelled(rng, format_game(with_opponent(rng, random_game(rng))))
+        replay(parse_game(query))  # legal
+        games.append({"query": query, "canonical": format_game(parse_game(query))})
+    for _ in range(10):
+        query = spelled(rng, format_game(replace(random_game(rng), target=rng.randint(0, 999))))
         replay(parse_game(query))  # legal
         games.append({"query": query, "canonical": format_game(parse_game(query))})
     return {

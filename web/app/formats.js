@@ -36,6 +36,12 @@ export function readSheet(text, variant, lenient) {
   return sheet.map((v) => v ?? null);
 }
 
+/** The score to reach of a query's `t`: a whole number 0–999, else null (absent or not valid). */
+function readTarget(params) {
+  const t = params.get("t") ?? "";
+  return /^[0-9]{1,3}$/.test(t) ? Number(t) : null;
+}
+
 /** A position from a query, taking what is valid and leaving the rest empty.
  * Only for showing something at once: Python decides whether a link is valid. */
 export function readQuery(query) {
@@ -47,16 +53,16 @@ export function readQuery(query) {
   const r = params.get("r") ?? "0";
   const roll = /^[0-3]$/.test(r) && dice.length === N_DICE ? Number(r) : 0;
   const opponent = params.has("o") ? readSheet(params.get("o"), variant, true) : null;
-  const t = params.get("t") ?? "";
-  const target = /^[0-9]{1,3}$/.test(t) && !opponent ? Number(t) : null;
-  return { sheet, dice, roll, variant, opponent, target };
+  const target = readTarget(params);
+  return { sheet, dice, roll, variant, opponent, target: opponent ? null : target };
 }
 
 // The game record ------------------------------------------------------------------------------
 //
-// game = {sheet, firstRoll, variant, turns, opponent, keep}: as yacht.game.Game (the start sheet,
-// the roll of the first dice, the rules, the turns {rolls, keeps, category}, the opponent
-// {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none recorded), plus
+// game = {sheet, firstRoll, variant, turns, opponent, target, keep}: as yacht.game.Game (the start
+// sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}, the opponent
+// {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none recorded, the
+// score to reach or null/absent: none), plus
 // `keep`: the dice kept for a reroll whose dice are not entered yet (null when none). `entry`:
 // the new dice entered so far for that reroll, or for a new turn's first roll. null: no game, a
 // position is entered.
@@ -86,6 +92,7 @@ export function formatGame(g) {
   if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
   if (g.variant !== store.rules.default_variant) parts.push(`v=${g.variant}`);
   if (opponent && opponent.sheet.some((v) => v !== null)) parts.push(`o=${formatSheet(opponent.sheet)}`);
+  if ((g.target ?? null) !== null) parts.push(`t=${g.target}`);
   parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
   if (opponent) parts.push(`oh=${formatOpponentTurns(opponent.turns)}`);
   return parts.join("&");
@@ -116,7 +123,9 @@ export function parseGame(query) {
   }
   const opponent = readOpponent(params, variant, sheet);
   if (opponent === undefined) return null;
-  const g = { sheet, firstRoll: Number(r), variant, turns, opponent, keep: null };
+  const target = readTarget(params);
+  if (params.has("t") && (target === null || opponent !== null)) return null;
+  const g = { sheet, firstRoll: Number(r), variant, turns, opponent, target, keep: null };
   return legalGame(g) ? g : null;
 }
 

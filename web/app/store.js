@@ -19,7 +19,8 @@ export const store = {
   /** rules.json (written by the site build from yacht.rules); null until it has loaded. */
   rules: null,
   /** The position shown; in a game, the game's current position (derived by sync()).
-   * `opponent` (o=) and `target` (t=): the goal of a position (null: none); not in a game. */
+   * `opponent` (o=) and `target` (t=): the goal of a position (null: none); in a game, the
+   * game's (the opponent's sheet as it stands). */
   state: { sheet: [], dice: [], roll: 0, variant: null, opponent: null, target: null },
   /** With a goal, how the options are ranked: "win" (the chance) or "average" (expected score). */
   aim: "win",
@@ -113,7 +114,7 @@ export function sync() {
     roll: store.view.roll,
     variant: store.game.variant,
     opponent: store.view.opponent,
-    target: null,
+    target: store.game.target ?? null,
   });
 }
 
@@ -125,6 +126,7 @@ export function startGame() {
     variant: store.state.variant,
     turns: [{ rolls: [[...store.state.dice]], keeps: [], category: null }],
     opponent: store.state.opponent ? { sheet: [...store.state.opponent], turns: [] } : null,
+    target: store.state.target,
     keep: null,
   };
   store.entry = [];
@@ -139,6 +141,7 @@ export function leaveGame() {
     roll: store.game.firstRoll,
     variant: store.game.variant,
     opponent: store.game.opponent ? [...store.game.opponent.sheet] : null,
+    target: store.game.target ?? null,
   });
   store.game = null;
   store.entry = [];

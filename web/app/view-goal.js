@@ -46,6 +46,7 @@ export function renderGoal() {
   let hint = kind === "none" ? t(playing ? "goalInGame" : "goalHint") : "";
   if (theirTurn) hint = t("opponentTurn");
   else if (playing && kind === "opponent") hint = t("opponentInGame");
+  else if (playing && kind === "target") hint = t("targetInGame", s.target);
   $("#goal-hint").textContent = hint;
   $("#goal-hint").classList.toggle("prompt", theirTurn);
   $("#opponent-box").hidden = kind !== "opponent";
@@ -53,6 +54,7 @@ export function renderGoal() {
   $("#aim-box").hidden = kind === "none";
   for (const radio of document.querySelectorAll("input[name=aim]")) radio.checked = radio.value === store.aim;
   if (s.target !== null && document.activeElement !== $("#target")) $("#target").value = String(s.target);
+  $("#target").disabled = playing;
   if (!s.opponent) return;
   for (const label of document.querySelectorAll(".opponent-cell")) {
     const select = label.querySelector("select");

@@ -111,26 +111,38 @@ export function renderReview() {
       ? el(
           "ol",
           { class: "decisions costliest" },
-          ...review.costliest.map((i) => decisionItem(review.decisions[i], i, "costly")),
+          ...review.costliest.map((i) => decisionItem(review.decisions[i], i, "costly", review)),
         )
       : el("p", { class: "hint", text: t("noLoss") }),
     ...aimsDiffer(review),
     el("h3", { text: t("everyDecision") }),
-    el("ol", { class: "decisions" }, ...review.decisions.map((d, i) => decisionItem(d, i, "decision"))),
+    el("ol", { class: "decisions" }, ...review.decisions.map((d, i) => decisionItem(d, i, "decision", review))),
   );
 }
 
-/** With an opponent: the decisions where playing to win and the best average differ. */
+/** With an opponent or a score to reach: the decisions where playing for it and the best
+ * average differ. */
 function aimsDiffer(review) {
   if (!review.winning) return [];
   const differ = review.winning.aims_differ;
+  const target = targetOf(review);
   return [
-    el("h3", { text: t("aimsDifferHeading") }),
+    el("h3", { text: target === null ? t("aimsDifferHeading") : t("aimsDifferHeadingReach", target) }),
     differ.length
-      ? el("ol", { class: "decisions" }, ...differ.map((i) => decisionItem(review.decisions[i], i, "aims-differ")))
-      : el("p", { class: "hint", text: t("aimsNeverDiffer") }),
+      ? el(
+          "ol",
+          { class: "decisions" },
+          ...differ.map((i) => decisionItem(review.decisions[i], i, "aims-differ", review)),
+        )
+      : el("p", { class: "hint", text: target === null ? t("aimsNeverDiffer") : t("aimsNeverDifferReach", target) }),
   ];
 }
+
+/** The review's score to reach (yacht.review.Chances.target), or null: with an opponent, or none. */
+const targetOf = (review) => review.winning?.target ?? null;
+
+/** "Chance of winning" or "Chance of reaching 200": what the review's chances are of. */
+const chanceLabel = (review) => (targetOf(review) === null ? t("reviewChance") : t("reviewReach", targetOf(review)));
 
 export function reviewFigures(review) {
   const figure = (label, value, attrs = {}) => el("div", attrs, el("dt", { text: label }), el("dd", { text: value }));
@@ -154,7 +166,7 @@ export function reviewFigures(review) {
     figure(t("meanLoss", n), review.mean_loss > 0 ? formatLoss(review.mean_loss) : "0.00"),
     review.winning
       ? figure(
-          t("reviewChance"),
+          chanceLabel(review),
           t("reviewChanceValue", formatChance(review.winning.start.chance), formatChance(review.winning.last.chance)),
           { "data-chance-start": review.winning.start.chance, "data-chance-last": review.winning.last.chance },
         )
@@ -163,7 +175,7 @@ export function reviewFigures(review) {
 }
 
 /** One decision: where, the dice, what was chosen, the best option, the loss; tap to open it. */
-export function decisionItem(decision, index, testid) {
+export function decisionItem(decision, index, testid, review) {
   const chosen = describeOption(decision.chosen, decision);
   const best = describeOption(decision.best, decision);
   const lost = decision.loss > 0;
@@ -187,7 +199,7 @@ export function decisionItem(decision, index, testid) {
     el("span", { class: lost ? "loss lost" : "loss", text: lossText }),
     el("span", { class: "chosen", text: t("chose", chosen) }),
     lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
-    decision.winning ? el("span", { class: "best-option", text: winningText(decision) }) : "",
+    decision.winning ? el("span", { class: "best-option", text: winningText(decision, review) }) : "",
   );
   button.addEventListener("click", () => openDecision(decision));
   return el(
@@ -208,13 +220,20 @@ export function decisionItem(decision, index, testid) {
   );
 }
 
-/** What a decision did to the chance of winning: "Chance of winning 30.6 %; to win: Keep 6 6 6 6
- * (47.4 %)" (the option best for winning, when it is not the one chosen). */
-function winningText(decision) {
+/** What a decision did to the goal's chance: "Chance of winning 30.6 %; to win: Keep 6 6 6 6
+ * (47.4 %)" (the option best for the goal, when it is not the one chosen), or "Chance of reaching
+ * 200 …; to reach 200: …". */
+function winningText(decision, review) {
   const w = decision.winning;
-  const chance = `${t("reviewChance")} ${formatChance(w.chosen.chance)}${w.exact ? "" : ` (${t("approximate")})`}`;
+  const target = targetOf(review);
+  const chance = `${chanceLabel(review)} ${formatChance(w.chosen.chance)}${w.exact ? "" : ` (${t("approximate")})`}`;
   if (w.loss <= 1e-9) return chance;
-  return `${chance}; ${t("toWin", describeOption(w.best, decision), formatChance(w.best.chance))}`;
+  const option = describeOption(w.best, decision);
+  const better =
+    target === null
+      ? t("toWin", option, formatChance(w.best.chance))
+      : t("toReach", target, option, formatChance(w.best.chance));
+  return `${chance}; ${better}`;
 }
 
 /** Round step for about `count` ticks over `span`: 1, 2 or 5 × 10^k. */
