@@ -5,13 +5,19 @@ import subprocess
 import sys
 from itertools import pairwise
 
+import numpy as np
 import pytest
 from conftest import ROOT
-from yacht.advisor import sheet_state
-from yacht.api import advise_query
-from yacht.position import PositionError, format_query, parse_query
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import dice, sheets, variants
+from yacht.advisor import advise, sheet_state
+from yacht.api import advise_query, distribution_query
+from yacht.goal import goal_distribution, opponent_law
+from yacht.outcome import max_future
+from yacht.position import Position, PositionError, format_query, parse_query
 from yacht.rules import OFFICIAL
-from yacht.winning import reach_payoff, solve_goal
+from yacht.winning import reach_payoff, solve_goal, win_payoff
 
 ME = "s=1,2,3,4,5,6,20,0,0,,30,"  # S.Straight and Yacht left, 71 points
 THEM = "o=2,4,6,8,10,12,22,0,0,15,,0"  # B.Straight left: 102 or 132
@@ -96,7 +102,7 @@ def test_cli_prints_the_chance_beside_the_expected_score_and_the_distribution():
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "chance of winning 75.09 % (draw 0.00 %)" in lines[1]
-    assert lines[2].startswith("Final score distribution under the advisor's play (exact): mean 88.30")
+    assert lines[2].startswith("Final score distribution playing for the goal (exact): mean 88.30")
     assert lines[3].split()[:3] == ["86", "95.40", "%"] and lines[4].split()[:3] == ["136", "4.60", "%"]
     assert lines[5].split()[2:4] == ["win", "draw"]
     as_json = json.loads(run("advise", "--json", "--distribution", f"{ME}&r=0").stdout)
@@ -139,3 +145,80 @@ def test_a_lazy_caller_is_told_which_spread_table_to_load_and_then_gets_the_same
     cli = run("advise", "--json", query)
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == json.loads(json.dumps(advise_query(query, lazy)))
+
+
+@st.composite
+def goal_positions(draw):
+    """A position in the goal's exact range: at most four free categories of mine, and with an
+    opponent (half the time; else a score to reach) as many filled as mine or one more."""
+    variant = draw(variants)
+    sheet = draw(sheets(variant, min_filled=8, max_filled=11))
+    roll = draw(st.sampled_from((0, 1, 2, 3)))
+    mine = sum(v is not None for v in sheet)
+    if draw(st.booleans()):
+        theirs = draw(sheets(variant, min_filled=mine, max_filled=min(mine + 1, 11)))
+        goal = {"opponent": theirs}
+    else:
+        goal = {"target": draw(st.integers(0, 350))}
+    return Position(sheet, draw(dice) if roll else None, roll, variant, **goal)
+
+
+def _goal_of_final(position: Position, tilde: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The goal's channels as a function of my final score F (rows F = 0 … 399)."""
+    if position.target is not None:
+        return ["reach"], reach_payoff(position.target, 400)[0]
+    law, exact = opponent_law(tilde, None, position.variant, *sheet_state(position.opponent))
+    assert exact
+    return ["win", "draw"], win_payoff(law, 400)[0]
+
+
+@settings(max_examples=40)
+@given(position=goal_positions())
+def test_the_goals_distribution_gives_the_goals_own_chances(shipped, position):
+    """Under the goal's play, the final-score law's P(F ≥ t) (or E[P(Y < F)], E[P(Y = F)]) is the
+    chance the goal's best option is ranked by, to 1e-12: it is the law of the play advised."""
+    tilde = shipped[position.variant.name].tilde
+    dist = goal_distribution(position, tilde)
+    assert dist is not None and dist["play"] == "goal" and dist["exact"] is True
+    p = np.array(dist["p"])
+    finals = dist["from"] + np.arange(len(p))
+    mask, nu, sigma = sheet_state(position.sheet)
+    assert dist["from"] == sigma and len(p) <= max_future(position.variant, mask, nu) + 1
+    assert p.min() >= -1e-15 and p.sum() == pytest.approx(1, abs=1e-12)
+    assert dist["expected"] == pytest.approx(float(finals @ p), abs=1e-9)
+    assert 0 <= dist["bonus"] <= 1 + 1e-12
+    answer = advise_query(format_query(position), shipped)
+    names, payoff = _goal_of_final(position, tilde)
+    for k, name in enumerate(names):
+        assert float(p @ payoff[finals, k]) == pytest.approx(answer[name], abs=1e-12), name
+    # The best average is the most any play can expect.
+    assert dist["expected"] <= advise(position, tilde).expected + 1e-9
+
+
+@pytest.mark.parametrize("others", [(3, 6, 9, 15, 18), (3, 8, 9, 15, 24), (3, 6, 9, 15, 12), (1, 4, 6, 10, 18)])
+def test_the_goals_distribution_carries_the_upper_bonus(shipped, others):
+    """Only Fours left, the other upper categories at ``others``: the bonus is exactly the
+    chance of a final score of at least σ + (63 − upper) + 35 (Fours scoring what is missing)."""
+    sheet = (*others[:3], None, *others[3:], 22, 20, 25, 15, 30, 0)
+    sigma = sum(v for v in sheet if v is not None)
+    position = Position(sheet, (4, 4, 1, 2, 3), 1, OFFICIAL, target=sigma + 10)
+    dist = goal_distribution(position, shipped["official"].tilde)
+    p = np.array(dist["p"])
+    needed = 63 - sum(others)
+    assert dist["bonus"] == pytest.approx(p[needed + 35 :].sum() if needed <= 20 else 0.0, abs=1e-12)
+    # Holding 4 4 already: 8 is sure; more than 20 (five Fours) is out of reach.
+    assert (0 < dist["bonus"] < 1) == (8 < needed <= 20)
+
+
+def test_the_distribution_follows_the_advised_play(shipped):
+    """The goal's play where it is exact ("play": "goal"), else the best average's ("average"),
+    in the CLI's --distribution and the page's distribution_query alike."""
+    exact = f"{ME}&d=12346&r=1&{THEM}"
+    assert distribution_query(exact, shipped)["distribution"]["play"] == "goal"
+    assert advise_query(exact, shipped, with_distribution=True)["distribution"]["play"] == "goal"
+    assert distribution_query(f"{ME}&d=12346&r=1", shipped)["distribution"]["play"] == "average"
+    far = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&t=200"  # seven free: the goal is approximate
+    assert goal_distribution(parse_query(far), shipped["official"].tilde) is None
+    assert distribution_query(far, shipped)["distribution"]["play"] == "average"
+    theirs_far = "s=1,2,3,4,5,6,20,,,,,&d=12346&r=1&o=2,4,6,8,10,12,22,,,,,"  # five free each: approximate
+    assert goal_distribution(parse_query(theirs_far), shipped["official"].tilde) is None

@@ -5,12 +5,13 @@ worker both call.
 (``position`` format) → the ranked options (``Advice.to_json()``) plus the
 canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
 chances and ranking (``goal.goal_advice``); ``with_distribution``: also
-``"distribution"`` (``goal.distribution``). Outside the exact range the goal
+``"distribution"`` under the advised play (``goal.goal_distribution`` where the
+goal is exact, else ``goal.distribution``; its ``"play"`` says which). Outside the exact range the goal
 needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
 method (the CLI's does), else ``goal.GoalUnavailable``.
 
 ``distribution_query(query, tables)``: a position → its final-score
-distribution alone (``goal.distribution``), with ``query`` and ``variant``.
+distribution alone (as ``with_distribution``), with ``query`` and ``variant``.
 
 ``game_query(query, tables)``: a game record (``game`` format) → where it
 stands: the canonical ``query``, the current ``position`` query (with the
@@ -52,7 +53,7 @@ import numpy as np
 
 from .advisor import advise
 from .game import format_game, parse_game, replay
-from .goal import distribution, goal_advice
+from .goal import distribution, goal_advice, goal_distribution
 from .position import Position, PositionError, check_turn_order, format_query, parse_query
 from .review import review
 from .table import Table
@@ -112,23 +113,29 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     variant = position.variant.name
     result = _advice(position, tables)
     if with_distribution:
-        result["distribution"] = distribution(position, _tilde(tables, variant))
+        result["distribution"] = _distribution(position, _tilde(tables, variant))
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
 
 
 def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
-    """The final-score distribution of a position (``goal.distribution``: exact up to
-    ``outcome.EXACT_FREE`` free categories, else simulated) with the canonical ``query`` and
-    the ``variant``: what the page draws as a histogram."""
+    """The final-score distribution of a position under the advised play (``_distribution``)
+    with the canonical ``query`` and the ``variant``: what the page draws as a histogram."""
     position = parse_query(query)
     variant = position.variant.name
     return {
         "query": format_query(position),
         "variant": variant,
-        "distribution": distribution(position, _tilde(tables, variant)),
+        "distribution": _distribution(position, _tilde(tables, variant)),
     }
+
+
+def _distribution(position: Position, tilde: np.ndarray) -> dict:
+    """The final-score distribution under the advised play: the goal's where it is exact
+    (``goal.goal_distribution``, ``"play": "goal"``), else the best average's
+    (``goal.distribution``, ``"play": "average"``)."""
+    return goal_distribution(position, tilde) or distribution(position, tilde)
 
 
 def game_query(query: str, tables: Mapping[str, Table]) -> dict:

@@ -135,8 +135,9 @@ def render_distribution(dist: dict) -> list[str]:
         if dist["exact"]
         else (f"simulated, {dist['games']:,} games, standard error at most {100 * dist['standard_error']:.2f} points")
     )
+    play = "playing for the goal" if dist["play"] == "goal" else "playing for the best average"
     lines = [
-        f"Final score distribution under the advisor's play ({kind}): mean {dist['expected']:.4f}, "
+        f"Final score distribution {play} ({kind}): mean {dist['expected']:.4f}, "
         f"upper bonus {100 * dist['bonus']:.2f} %"
     ]
     peak = max(p) or 1.0
@@ -409,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     advise_parser.add_argument(
         "--distribution",
         action="store_true",
-        help='also the final-score distribution under the advisor\'s play (JSON: "distribution")',
+        help="also the final-score distribution under the advised play: for the goal (o=/t=) where it is exact, "
+        'else for the best average (JSON: "distribution")',
     )
     review_parser = commands.add_parser(
         "review",

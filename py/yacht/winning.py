@@ -36,7 +36,7 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
-from .categories import FULL_MASK, N_CATEGORIES
+from .categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
 from .dice import (
     KEEP_DICE,
     N_KEEPS,
@@ -56,7 +56,8 @@ EXACT_FREE: Final = 4
 """The most free categories (mine) for which the win and reach values are computed on request."""
 
 CHUNK_COLUMNS: Final = 4096
-"""States × gathered points solved at once (bounds memory: about 25 MB per channel)."""
+"""States × gathered points solved at once with two channels (bounds memory: about 25 MB per
+channel); with K channels, 2/K as many (``solve_goal_after``)."""
 
 
 def win_payoff(opponent: Distribution, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -211,16 +212,31 @@ def solve_goal(
 
 
 def solve_goal_after(
-    variant: Variant, mask: int, nu: int, score: int, payoff: np.ndarray, weights: np.ndarray
+    variant: Variant,
+    mask: int,
+    nu: int,
+    score: int,
+    payoff: np.ndarray,
+    weights: np.ndarray,
+    bonus: bool = False,
 ) -> dict[int, np.ndarray]:
     """``solve_goal``'s channels after each free category (a sheet with one free at least).
 
     Only the (state, g) pairs the root can reach are solved (``reachable_pairs``:
     a few per cent to a third of the dense state × g grid); each pair's column is
-    the same arithmetic as in the dense grid."""
+    the same arithmetic as in the dense grid. ``bonus``: one more channel after the
+    payoff's, 1 where the full sheet has the upper bonus (``weights`` then has a weight
+    for it, 0 to follow the play without steering it). Channels of weight 0 leave
+    every choice as it is, so they give other laws of the goal's own play (e.g. the
+    final-score distribution, ``goal.goal_distribution``); memory per chunk stays that
+    of two channels."""
     plan = goal_plan(variant, mask, nu, N_CATEGORIES)
     pairs = plan.pairs
     values = payoff[np.minimum(score + pairs[-1].points, len(payoff) - 1)]
+    if bonus:
+        has_bonus = plan.levels[-1][1][pairs[-1].rows] >= BONUS_THRESHOLD
+        values = np.concatenate([values, has_bonus[:, None].astype(np.float64)], axis=1)
+    chunk = max(64, CHUNK_COLUMNS * 2 // values.shape[1])
     for j in range(len(pairs) - 2, 0, -1):
         values = np.concatenate(
             [
@@ -228,11 +244,11 @@ def solve_goal_after(
                     values,
                     pairs[j + 1],
                     plan.successors[j],
-                    pairs[j].rows[i : i + CHUNK_COLUMNS],
-                    pairs[j].points[i : i + CHUNK_COLUMNS],
+                    pairs[j].rows[i : i + chunk],
+                    pairs[j].points[i : i + chunk],
                     weights,
                 )
-                for i in range(0, len(pairs[j].rows), CHUNK_COLUMNS)
+                for i in range(0, len(pairs[j].rows), chunk)
             ]
         )
     return _root_after(values, plan)

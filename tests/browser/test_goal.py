@@ -152,7 +152,8 @@ def test_a_bad_goal_in_a_link_is_explained_and_dropped(page: Page, server) -> No
 
 @pytest.mark.parametrize("query", [TARGET, LATE])
 def test_the_final_score_histogram_is_cpythons_exact_or_simulated(page: Page, server, tables, query) -> None:
-    """Exact with at most six free categories; beyond, the same simulated games as CPython's
+    """Under the advised play: playing to win where that is exact (LATE), else the best average;
+    exact with at most six free categories; beyond, the same simulated games as CPython's
     (simulate.ByteDice: the same seed gives the same dice in Pyodide)."""
     open_page(page, server, query)
     wait_for_advice(page, query)
@@ -160,10 +161,18 @@ def test_the_final_score_histogram_is_cpythons_exact_or_simulated(page: Page, se
     expect(histogram).to_have_attribute("data-query", query)
     expected = distribution_query(query, tables)["distribution"]
     assert histogram.get_attribute("data-exact") == str(expected["exact"]).lower()
-    assert float(histogram.get_attribute("data-expected")) == pytest.approx(expected["expected"], abs=1e-9)
-    assert float(histogram.get_attribute("data-bonus")) == pytest.approx(expected["bonus"], abs=1e-9)
+    assert histogram.get_attribute("data-play") == expected["play"] == ("goal" if query == LATE else "average")
+    title = "Final score if you play to win" if query == LATE else "Final score if you play for the best average"
+    expect(histogram.locator("h3")).to_have_text(title)
+    # The goal's play takes the first of options whose chance ties to float noise (1e-16), and
+    # which one that is can differ between CPython and wasm (as win and draw apart do): those
+    # options end alike for the goal but not for the score, so the law agrees to 1e-3 only.
+    close = 1e-3 if expected["play"] == "goal" else 1e-9
+    assert float(histogram.get_attribute("data-expected")) == pytest.approx(expected["expected"], abs=close)
+    assert float(histogram.get_attribute("data-bonus")) == pytest.approx(expected["bonus"], abs=close)
     bars = histogram.locator("rect.bar").count()
-    assert bars == sum(p >= 0.0005 for p in expected["p"])
+    at_least, at_most = (sum(p >= 0.0005 + sign * close for p in expected["p"]) for sign in (1, -1))
+    assert at_least <= bars <= at_most
     expect(histogram).to_contain_text(f"mean {expected['expected']:.2f}")
     if not expected["exact"]:
         expect(histogram).to_contain_text(f"simulated: {expected['games']:,} games")

@@ -1,8 +1,10 @@
 // The final-score histogram of a position with a goal: yacht.api.distribution_query's
 // {"from", "p": [P(from), P(from + 1), …], "bonus", "expected", "exact", "games"?,
-// "standard_error"?} under the best-average play, drawn as an SVG bar per final score, with the
-// mean, the chance of the upper bonus, how it was computed and, with t=, the score to reach.
-// One element data-testid="histogram" with data-query, data-expected, data-bonus, data-exact.
+// "standard_error"?, "play"} under the advised play ("goal": playing for the goal, where that is
+// exact; "average": for the best average), drawn as an SVG bar per final score, with the mean,
+// the chance of the upper bonus, how it was computed and, with t=, the score to reach.
+// One element data-testid="histogram" with data-query, data-expected, data-bonus, data-exact,
+// data-play.
 
 import { $, el, svgEl } from "./dom.js";
 import { readQuery } from "./formats.js";
@@ -35,13 +37,24 @@ export function renderHistogram() {
     return;
   }
   const d = shown.result.distribution;
-  Object.assign(box.dataset, { expected: String(d.expected), bonus: String(d.bonus), exact: String(d.exact) });
+  Object.assign(box.dataset, {
+    expected: String(d.expected),
+    bonus: String(d.bonus),
+    exact: String(d.exact),
+    play: d.play,
+  });
   const target = readQuery(shown.query).target;
+  const title =
+    d.play === "average"
+      ? t("histogramTitle")
+      : target === null
+        ? t("histogramTitleWin")
+        : t("histogramTitleReach", target);
   const how = d.exact ? t("exact") : t("histogramSimulated", d.games, (100 * d.standard_error).toFixed(2));
   const facts = [t("histogramMean", formatExpected(d.expected)), t("histogramBonus", formatChance(d.bonus)), how];
   if (target !== null) facts.push(t("reachChance", target, formatChance(reach(d, target))));
   box.replaceChildren(
-    el("h3", { text: t("histogramTitle") }),
+    el("h3", { text: title }),
     chart(d, target),
     el("p", { class: "hint histogram-facts", text: facts.join(" · ") }),
   );
