@@ -33,7 +33,16 @@ RUN_CASES = """async cases => {
     };
 }"""
 
-FIX_OF_FIELD = {"v": "variant", "d": "dice", "r": "dice", "h": "game", "o": "goal", "t": "goal", "query": "query"}
+FIX_OF_FIELD = {
+    "v": "variant",
+    "d": "dice",
+    "r": "dice",
+    "h": "game",
+    "oh": "game",
+    "o": "goal",
+    "t": "goal",
+    "query": "query",
+}
 
 
 def expected_fix(case: dict) -> list:

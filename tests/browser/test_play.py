@@ -343,12 +343,17 @@ BAD_GAMES = [
     "h=hello",  # not a record
     "d=12345&h=12345",  # dice beside the record
     "h=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",  # markup in the message is shown as text
+    "h=14466g&oh=x9",  # the opponent's turn in no category
+    "h=14466g.12345&oh=",  # the opponent's turn missing before my second
+    "t=1000&h=12345",  # a score to reach out of range
 ]
 
 
 GAME_LINK_HEADLINES = {
     "h": "This link's game record is not a legal game.",
     "d": "This link's dice are not valid.",
+    "oh": "This link's record of the opponent's turns does not fit the game.",
+    "t": "This link's score to reach is not valid.",
 }
 """What the page says of a bad game link, by the field at fault."""
 

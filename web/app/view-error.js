@@ -36,6 +36,9 @@ export function describeLinkError(error, query) {
     return { text: t("errVariant", quote(name)), target: TARGETS.v, fix: { kind: "variant", label: t("fixVariant") } };
   }
   if (field === "h") return { text: t("errGame"), target: null, fix: { kind: "game", label: t("fixGame") } };
+  if (field === "oh") {
+    return { text: t("errOpponentTurns"), target: "#goal", fix: { kind: "game", label: t("fixGame") } };
+  }
   if (field === "o" || field === "t") {
     return {
       text: t(field === "o" ? "errOpponent" : "errTarget"),
