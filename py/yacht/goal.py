@@ -159,13 +159,15 @@ class GoalTurn:
     """The goal's values of this turn of a position's sheets, for every roll and keep:
     ``root`` and ``after`` as ``winning.solve_goal`` returns them, ``weights`` of the
     channels named ``names`` (("win", "draw") or ("reach",)), ``exact`` (else the
-    approximation ``APPROXIMATION``). The dice and the roll are not part of it."""
+    approximation ``APPROXIMATION``), and the ``payoff`` (F, K) over my final score F
+    they were solved for. The dice and the roll are not part of it."""
 
     root: Turn
     after: dict[int, np.ndarray]
     weights: np.ndarray
     names: tuple[str, ...]
     exact: bool
+    payoff: np.ndarray
 
 
 def solve_turn(position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None = None) -> GoalTurn:
@@ -182,7 +184,7 @@ def solve_turn(position: Position, tilde: np.ndarray, spread: Callable[[], np.nd
         payoff, weights = reach_payoff(position.target, size)
         names = ("reach",)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
-    return GoalTurn(root, after, weights, names, exact and mine_exact)
+    return GoalTurn(root, after, weights, names, exact and mine_exact, payoff)
 
 
 def goal_advice(
@@ -260,19 +262,12 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     if position.opponent is not None and _free(position.opponent) > OPPONENT_EXACT_FREE:
         return None
     mask, nu, sigma = sheet_state(position.sheet)
-    size = sigma + max_future(position.variant, mask, nu) + 1
     solved = solve_turn(position, tilde)
-    payoff, _ = (
-        reach_payoff(position.target, size)
-        if position.target is not None
-        else win_payoff(opponent_law(tilde, None, position.variant, *sheet_state(position.opponent))[0], size)
-    )
-    goal = len(solved.weights)
+    size, goal = solved.payoff.shape  # final scores 0 … σ + the most still to come; goal channels
     finals = np.eye(size)[:, sigma:]  # channel goal + p: F = sigma + p
     weights = np.concatenate([solved.weights, np.zeros(size - sigma + 1)])
-    after = solve_goal_after(
-        position.variant, mask, nu, sigma, np.concatenate([payoff, finals], axis=1), weights, bonus=True
-    )
+    payoff = np.concatenate([solved.payoff, finals], axis=1)
+    after = solve_goal_after(position.variant, mask, nu, sigma, payoff, weights, bonus=True)
     root = root_turns([after], weights)
     rolled = position.roll > 0 and position.dice is not None
     options = option_values(root, after, weights, position.roll if rolled else 0, position.dice)
