@@ -170,19 +170,24 @@ class GoalTurn:
     payoff: np.ndarray
 
 
+def _goal_payoff(
+    position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], bool]:
+    """The goal's payoff (F, K) over my final score F = 0 … σ + the most still to come, its
+    channel weights and names, and whether the opponent's law behind it is exact (True for t=)."""
+    mask, nu, sigma = sheet_state(position.sheet)
+    size = sigma + max_future(position.variant, mask, nu) + 1
+    if position.opponent is not None:
+        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
+        return (*win_payoff(opponent, size), ("win", "draw"), exact)
+    assert position.target is not None
+    return (*reach_payoff(position.target, size), ("reach",), True)
+
+
 def solve_turn(position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None = None) -> GoalTurn:
     """The goal's turn of ``position``'s sheet against its ``opponent`` (or its ``target``)."""
     mask, nu, sigma = sheet_state(position.sheet)
-    size = sigma + max_future(position.variant, mask, nu) + 1
-    exact = True
-    if position.opponent is not None:
-        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
-        payoff, weights = win_payoff(opponent, size)
-        names: tuple[str, ...] = ("win", "draw")
-    else:
-        assert position.target is not None
-        payoff, weights = reach_payoff(position.target, size)
-        names = ("reach",)
+    payoff, weights, names, exact = _goal_payoff(position, tilde, spread)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
     return GoalTurn(root, after, weights, names, exact and mine_exact, payoff)
 
@@ -253,7 +258,8 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     One goal solve whose payoff carries, besides the goal's channels, one channel per
     final score (1 where F is that score) and the upper bonus, all of weight 0: every
     choice is the goal's, and those channels follow it (``winning.solve_goal_after``).
-    The option taken now is ``goal_advice``'s first. About 0.3–0.5 s on CPython at four
+    The option taken now is ``goal_advice``'s first, ranked on the goal's channels of that
+    same solve. About 0.3–0.5 s on CPython at four
     free categories (some 100–150 channels)."""
     if position.opponent is None and position.target is None:
         return None
@@ -262,13 +268,22 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     if position.opponent is not None and _free(position.opponent) > OPPONENT_EXACT_FREE:
         return None
     mask, nu, sigma = sheet_state(position.sheet)
-    solved = solve_turn(position, tilde)
-    size, goal = solved.payoff.shape  # final scores 0 … σ + the most still to come; goal channels
+    goal_payoff, goal_weights, names, _ = _goal_payoff(position, tilde, None)
+    size, goal = goal_payoff.shape
     finals = np.eye(size)[:, sigma:]  # channel goal + p: F = sigma + p
-    weights = np.concatenate([solved.weights, np.zeros(size - sigma + 1)])
-    payoff = np.concatenate([solved.payoff, finals], axis=1)
+    weights = np.concatenate([goal_weights, np.zeros(size - sigma + 1)])
+    payoff = np.concatenate([goal_payoff, finals], axis=1)
     after = solve_goal_after(position.variant, mask, nu, sigma, payoff, weights, bonus=True)
     root = root_turns([after], weights)
+    # The goal's own channels of the same solve: what goal_advice ranks the options by.
+    solved = GoalTurn(
+        Turn(root.rolls3[..., :goal], root.keeps2[..., :goal], root.keeps1[..., :goal], root.start[..., :goal]),
+        {c: values[:, :goal] for c, values in after.items()},
+        goal_weights,
+        names,
+        True,
+        goal_payoff,
+    )
     rolled = position.roll > 0 and position.dice is not None
     options = option_values(root, after, weights, position.roll if rolled else 0, position.dice)
     if rolled:
