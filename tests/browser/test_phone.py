@@ -197,7 +197,7 @@ def test_every_screen_size_without_overflow_or_broken_labels(
 VERDICTS = [
     ("s=3,,9,,,18,,,,,30,&d=14466&r=1", "Keep 4 4 — reroll 1 6 6", [0, 3, 4]),
     ("s=,,,,,,,,,,,&d=66661&r=2", "Keep 6 6 6 6 — reroll the 1", [4]),
-    ("s=,,,,,,,,,,,&d=66666&r=1", "Stop and score Yacht: 50", []),
+    ("s=,,,,,,,,,,,&d=66666&r=1", "Stop here: Yacht 50", []),
     ("s=3,,9,,,18,,,,,30,&d=14466&r=3", None, []),
 ]
 

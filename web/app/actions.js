@@ -11,6 +11,7 @@ import { currentQuery, gameView, leaveGame, restore, snapshot, startGame, store,
 import { t } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderInput } from "./view-input.js";
+import { clearNote, showNote } from "./view-note.js";
 
 /** Apply a change (of the position, or of the game); the URL, the page and the advice follow.
  * Any change but undo and redo forgets the steps undone. `push`: a new history entry. */
@@ -19,8 +20,7 @@ export function change(mutate, { redo = [], push = false } = {}) {
   store.redoStack = redo;
   store.link = null;
   store.generation++;
-  $("#note").textContent = "";
-  $("#link-box").hidden = true;
+  clearNote();
   sync();
   writeURL(push);
   renderInput();
@@ -198,7 +198,7 @@ export function setVariant(variant) {
       if (v !== null && !possible(variant, c).includes(v)) s.opponent[c] = null;
     });
   });
-  if (cleared.length) $("#note").textContent = t("variantCleared", cleared.map(categoryName).join(", "));
+  if (cleared.length) showNote(t("variantCleared", cleared.map(categoryName).join(", ")));
 }
 
 export function setSheet(c, value) {
@@ -264,23 +264,18 @@ export function newGame() {
 
 export async function share() {
   const url = location.href;
-  const note = $("#note");
-  $("#link-box").hidden = true;
+  clearNote();
   try {
     if (navigator.share) {
       await navigator.share({ title: document.title, url });
-      note.textContent = t("shared");
+      showNote(t("shared"));
       return;
     }
     await navigator.clipboard.writeText(url);
-    note.textContent = t("copied");
+    showNote(t("copied"));
   } catch (error) {
     if (error?.name === "AbortError") return; // the user closed the share sheet
-    note.textContent = t("copyFailed");
-    const box = $("#link");
-    box.value = url;
-    $("#link-box").hidden = false;
-    box.select();
+    showNote(t("copyFailed"), url, t(store.game ? "linkLabelGame" : "linkLabel"));
   }
 }
 

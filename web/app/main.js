@@ -12,6 +12,8 @@
 
 import {
   addDie,
+  applyOption,
+  canScore,
   change,
   clearDice,
   cycleRoll,
@@ -20,6 +22,10 @@ import {
   redo,
   removeDie,
   rollForMe,
+  setGoal,
+  setOpponent,
+  setSheet,
+  setTarget,
   setVariant,
   share,
   undo,
@@ -34,7 +40,8 @@ import { markStale, renderAdvice } from "./view-advice.js";
 import { renderLoading, renderStatic } from "./view-input.js";
 import { closeReview, openReview } from "./view-review.js";
 import { buildGoal, renderGoal } from "./view-goal.js";
-import { buildSheet, closePicker } from "./view-sheet.js";
+import { buildCard, closePicker } from "./view-card.js";
+import { bindNote, clearNote } from "./view-note.js";
 
 /** Every control's handler, and the keyboard and history events. */
 function bindControls() {
@@ -98,9 +105,11 @@ function bindControls() {
   });
   $("#confirm-yes").addEventListener("click", newGame);
 
+  bindNote();
+
   // Keyboard: digits add dice, Backspace deletes the last, Delete clears, R cycles the roll,
-  // Escape closes the sheet's picker;
-  // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo.
+  // Escape closes the card's picker; Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo. A field (the
+  // score to reach, the link box) takes its own keys: the shortcuts act only outside fields.
   document.addEventListener("keydown", (event) => {
     if (store.rules === null || event.altKey) return;
     if (event.key === "Escape" && store.picker !== null) {
@@ -108,7 +117,7 @@ function bindControls() {
       event.preventDefault();
       return;
     }
-    if (event.target.closest?.("select, input[type=text], textarea")) return;
+    if (inField(event.target)) return;
     const key = event.key.toLowerCase();
     if (event.ctrlKey || event.metaKey) {
       if (key === "z" && !event.shiftKey) undo();
@@ -127,12 +136,21 @@ function bindControls() {
     if (store.rules === null) return;
     readLocation();
     store.generation++;
-    $("#note").textContent = "";
+    clearNote();
     render();
     markStale();
     requestAdvice();
     requestReview();
   });
+}
+
+/** Whether a key pressed in `target` belongs to a field: a text or number box, a menu, an editable
+ * element (a radio or a checkbox is a control, not a field). */
+function inField(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("select, textarea, [contenteditable]:not([contenteditable=false])")) return true;
+  const input = target.closest("input");
+  return input !== null && !["radio", "checkbox", "button", "submit", "reset"].includes(input.type);
 }
 
 async function main() {
@@ -153,8 +171,9 @@ async function main() {
     return;
   }
   readLocation();
-  buildSheet();
-  buildGoal();
+  const handlers = { applyOption, canScore, setGoal, setOpponent, setSheet, setTarget };
+  buildCard(handlers);
+  buildGoal(handlers);
   render();
   requestAdvice();
 }

@@ -9,7 +9,7 @@ import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
 import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
 import { renderHistogram } from "./view-histogram.js";
-import { renderSheet } from "./view-sheet.js";
+import { renderCard } from "./view-card.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
 export function markStale() {
@@ -69,7 +69,7 @@ export function renderAdvice() {
   list.setAttribute("data-query", store.shown.query);
   list.setAttribute("data-position", position);
   renderVerdict(result, dice, variant, target);
-  renderSheet(); // the best category, and the previews of these dice
+  renderCard(); // the best category, and the previews of these dice
   renderHistogram();
 }
 
@@ -98,7 +98,7 @@ export function renderEntryPrompt(result) {
   list.replaceChildren();
   if (result) list.setAttribute("data-query", result.query);
   else list.removeAttribute("data-query");
-  renderSheet();
+  renderCard();
 }
 
 /** One option: what to do, its expected final score and loss, and a button that does it. */

@@ -8,7 +8,7 @@ import { store } from "./store.js";
 import { t } from "./texts.js";
 import { renderGoal } from "./view-goal.js";
 import { renderReview } from "./view-review.js";
-import { renderSheet } from "./view-sheet.js";
+import { renderCard } from "./view-card.js";
 
 export function renderStatic() {
   document.documentElement.lang = store.language;
@@ -38,7 +38,7 @@ export function renderInput() {
     radio.disabled = playing;
   }
   renderDice();
-  renderSheet();
+  renderCard();
   renderGoal();
   renderGameBar();
 }
@@ -93,7 +93,8 @@ export function renderGameBar() {
   $("#undo").disabled = !canUndo();
   $("#redo").disabled = store.redoStack.length === 0;
   $("#back-to-game").hidden = !store.backToGame;
-  $("#link-label").textContent = t(store.game ? "linkLabelGame" : "linkLabel");
+  $("#undo").hidden = store.backToGame; // a position opened from a review: Back is the way back
+  $("#redo").hidden = store.backToGame;
   renderReview();
 }
 

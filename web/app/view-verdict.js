@@ -8,7 +8,7 @@ import { keptMask } from "./dice.js";
 import { $, el } from "./dom.js";
 import { categoryName, pointsOf } from "./rules.js";
 import { store } from "./store.js";
-import { formatSigned, t } from "./texts.js";
+import { formatSigned, MINUS, t } from "./texts.js";
 import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
 import { openReview } from "./view-review.js";
 
@@ -60,7 +60,7 @@ export function verdictWords(option, dice, variant, roll) {
 /** Clear the verdict (no advice to show, or an error in its place). */
 export function clearVerdict() {
   $("#verdict-box").replaceChildren();
-  $("#verdict-apply").hidden = true;
+  idleApply();
   markDice(null);
 }
 
@@ -72,7 +72,8 @@ export function renderVerdict(result, dice, variant, target = null) {
     $("#verdict-box").replaceChildren();
     markDice(null);
     const reviewable = store.game !== null;
-    apply.hidden = !reviewable;
+    if (!reviewable) return idleApply();
+    apply.disabled = false;
     apply.textContent = t("reviewGame");
     apply.removeAttribute("aria-label");
     apply.onclick = openReview;
@@ -87,15 +88,13 @@ export function renderVerdict(result, dice, variant, target = null) {
   let margin = "";
   if (tied > 0) margin = t("verdictTied", tied);
   else if (next && aimed.value === chanceOf) {
-    const diff = `+${(100 * (chanceOf(best) - chanceOf(next))).toFixed(1)}`;
+    const diff = `${MINUS}${(100 * (chanceOf(best) - chanceOf(next))).toFixed(1)}`;
     margin = t("verdictMarginChance", diff, verdictWords(next, dice, variant, result.roll));
-  } else if (next)
-    margin = t(
-      "verdictMargin",
-      formatSigned(best.expected - next.expected),
-      verdictWords(next, dice, variant, result.roll),
-    );
-  const chance = chanceText(best, target);
+  } else if (next) {
+    const diff = formatSigned(next.expected - best.expected);
+    margin = t("verdictMargin", diff, verdictWords(next, dice, variant, result.roll));
+  }
+  const chance = chanceText(best, target, !result.exact);
   const verdict = el(
     "div",
     {
@@ -107,28 +106,38 @@ export function renderVerdict(result, dice, variant, target = null) {
       ...chanceData(best),
     },
     el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
-    chance ? el("p", { class: "verdict-chance", text: result.exact ? chance : `${chance} (${t("approximate")})` }) : "",
+    chance ? el("p", { class: "verdict-chance", text: chance, title: result.exact ? null : t("approximate") }) : "",
     margin ? el("p", { class: "verdict-margin", text: margin }) : "",
   );
   $("#verdict-box").replaceChildren(verdict);
   markDice(best.keep && best.category === undefined ? best.keep : null);
 
   const playable = store.game === null || store.view?.phase === "choice";
-  apply.hidden = !playable;
+  if (!playable) return idleApply();
+  apply.disabled = false;
   const text = best.category !== undefined ? t("applyScore") : best.keep.length ? t("applyKeep") : t("applyReroll");
   apply.textContent = text;
   apply.setAttribute("aria-label", t("bestAction", text));
   apply.onclick = () => applyOption(best);
 }
 
-/** Mark the dice a keep rerolls (data-reroll) and those it keeps; null: no marks. */
+/** The verdict's button with nothing to do: it keeps its place (the page never moves), disabled. */
+function idleApply() {
+  const apply = $("#verdict-apply");
+  apply.disabled = true;
+  apply.textContent = t("applyKeep");
+  apply.removeAttribute("aria-label");
+  apply.onclick = null;
+}
+
+/** Mark the dice a keep rerolls (data-reroll, its word drawn by CSS from the attribute: the
+ * verdict's words say it to a screen reader) and those it keeps; null: no marks. */
 function markDice(keep) {
   const slots = [...document.querySelectorAll("#slots [data-testid=die]")];
   const mask = keep ? keptMask(store.state.dice, keep) : [];
   slots.forEach((slot, i) => {
     const reroll = keep !== null && !mask[i];
-    slot.toggleAttribute("data-reroll", reroll);
-    slot.querySelector(".mark")?.remove();
-    if (reroll) slot.append(el("span", { class: "mark", text: t("rerollMark") }));
+    if (reroll) slot.setAttribute("data-reroll", t("rerollMark"));
+    else slot.removeAttribute("data-reroll");
   });
 }
