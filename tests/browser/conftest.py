@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-LOAD_TIMEOUT_MS = 120_000
+LOAD_TIMEOUT_MS = int(os.environ.get("YACHT_TEST_TIMEOUT_MS", 120_000))
 """Loading Pyodide + NumPy takes seconds; allow for a slow, busy machine."""
 expect.set_options(timeout=LOAD_TIMEOUT_MS)
 

@@ -125,3 +125,15 @@ def score_on_sheet(page: Page, category: int, name: str, points: int) -> None:
     """Score the dice shown in a category from the sheet: its name, then "Score N in Name"."""
     open_cell(page, category)
     control(page, "button", f"Score {points} in {name}").click()
+
+
+def opponent_cell(page: Page, category: int):
+    """The opponent's cell of a category: their column on the score card."""
+    return page.locator(f"[data-testid=opponent-cell][data-category='{category}']")
+
+
+def set_opponent_cell(page: Page, category: int, value: int | None) -> None:
+    """Write ``value`` (None: empty) in the opponent's column: tap their cell, then the score."""
+    opponent_cell(page, category).click()
+    page.locator(f"#picker-values button[data-value='{'' if value is None else value}']").click()
+    expect(page.locator("#picker")).to_be_hidden()

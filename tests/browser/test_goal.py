@@ -11,7 +11,7 @@ from yacht.api import distribution_query, review_query
 from yacht.game import parse_game, replay
 from yacht.position import format_query
 
-from .page_helpers import TOLERANCE, control, open_page, url_query, visit, wait_for_advice
+from .page_helpers import TOLERANCE, control, open_page, set_opponent_cell, url_query, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
 
@@ -85,11 +85,15 @@ def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(pag
     assert float(verdict.get_attribute("data-win")) == pytest.approx(best["win"], abs=1e-9)
     assert float(verdict.get_attribute("data-draw")) == pytest.approx(best["draw"], abs=1e-9)
     percent = f"{100 * (best['win'] + best['draw'] / 2):.1f} %"
+    # ≈: approximate outside the last turns.
     expect(verdict.locator(".verdict-chance")).to_have_text(
-        f"Chance of winning {percent} (a draw, {100 * best['draw']:.1f} %, counts half) (approximate)"
+        f"Chance of winning ≈ {percent} (draw {100 * best['draw']:.1f} %)"
     )
-    expect(page.locator("#opponent-box")).to_be_visible()
-    expect(page.locator("#opponent-sums")).to_have_text("Opponent: total 86 (subtotal 41 / 63)")
+    # Their column on the card: its total in the heading, the upper subtotal after Sixes.
+    expect(page.locator("#score-card")).to_have_class(re.compile(r"\bwith-opponent\b"))
+    expect(page.locator("#opponent-total")).to_have_text("86")
+    expect(page.locator("#opponent-subtotal")).to_have_text("41")
+    expect(page.locator("#opponent-sums")).to_be_hidden()  # their count fits the turn order
 
 
 def test_the_switch_ranks_the_same_options_by_the_expected_score(page: Page, server, cpython) -> None:
@@ -98,7 +102,7 @@ def test_the_switch_ranks_the_same_options_by_the_expected_score(page: Page, ser
     expected = cpython(LATE)
     assert expected["exact"] is True
     assert_same_chances(page, expected)
-    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).not_to_contain_text("approximate")
+    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).not_to_contain_text("≈")
     control(page, "radio", "Average").check()
     by_expected = [o["expected"] for o in shown(page)]
     assert by_expected == sorted(by_expected, reverse=True)
@@ -118,7 +122,7 @@ def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: 
     expect(page.locator("#opponent-sums")).to_contain_text("The opponent has filled 0 and you 5")
     expect(page.get_by_test_id("error")).to_be_visible()
     for c, value in ((0, 5), (2, 12), (5, 24), (9, 15), (10, 30)):
-        page.locator(f"[data-testid=opponent-cell][data-category='{c}']").select_option(str(value))
+        set_opponent_cell(page, c, value)  # two taps each: their cell, then the score
     wait_for_advice(page, AGAINST)
     assert url_query(page) == AGAINST
     assert_same_chances(page, cpython(AGAINST))
@@ -134,7 +138,7 @@ def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it(page: Page, server,
     assert_same_chances(page, expected)
     reach = expected["options"][0]["reach"]
     expect(page.get_by_test_id("verdict").locator(".verdict-chance")).to_contain_text(
-        f"Chance of reaching 200: {100 * reach:.1f} %"
+        f"Chance of reaching 200: ≈ {100 * reach:.1f} %"
     )
     page.locator("#target").fill("150")
     page.locator("#target").press("Enter")
@@ -194,7 +198,8 @@ def test_playing_along_with_an_opponent_asks_for_their_turn_and_plays_to_win(pag
     expect(page.locator("#keypad button").first).to_be_disabled()
     cells = page.get_by_test_id("opponent-cell")
     expect(cells.nth(0)).to_be_disabled()  # filled: their sheet follows the game
-    cells.nth(4).select_option("20")  # their turn: Fives 20
+    cells.nth(4).click()  # their turn: Fives 20, in two taps
+    page.locator("#picker-values button[data-value='20']").click()
     expect(page).to_have_url(re.compile(r"&oh=e20$"))
     for face in (6, 6, 6, 6, 1):
         control(page, "button", f"Add {face}").click()
