@@ -50,8 +50,11 @@ export function addDie(face) {
   });
 }
 
-/** The entered dice are complete: they are the next roll of the record. */
+/** The entered dice are complete: they are the next roll of the record. The focus waits on the
+ * advice's heading, then goes to the verdict's action once the advice is shown (view-verdict). */
 export function commitRoll() {
+  store.focusVerdict = true;
+  $("#advice-heading").focus();
   const v = gameView();
   const dice = v.dice;
   if (store.game.keep) {
@@ -81,7 +84,7 @@ export function rollForMe() {
       if (s.roll === 0) s.roll = 1;
     });
   }
-  $("#keypad button")?.focus();
+  if (!store.focusVerdict) $("#keypad button")?.focus();
 }
 
 export function removeDie(index) {

@@ -35,8 +35,10 @@ export const store = {
   redoStack: [],
   /** This history entry is a position opened from a review: "Back to game" goes back. */
   backToGame: false,
-  /** The category whose picker is open under the sheet, or null. */
+  /** The picker open over the card, or null: {who: "me" | "opponent", category, opener}. */
   picker: null,
+  /** A roll was completed: the focus goes to the verdict's action once it can act. */
+  focusVerdict: false,
   /** The review panel is open. */
   reviewOpen: false,
   /** The worker's messenger (messenger.js). */

@@ -114,10 +114,9 @@ export const TEXTS = {
     where: (turn, roll) => `Turn ${turn} · roll ${roll}`,
     bestWas: (option) => `best: ${option}`,
     chose: (option) => `Chose ${option}`,
-    decisionName: (turn, roll, dice, chosen, loss) =>
-      `Turn ${turn}, roll ${roll}, dice ${dice}: chose ${chosen}, ${loss}. Open this position.`,
-    lossName: (loss) => `loss ${loss}`,
-    bestName: "the best choice",
+    decisionDice: (dice) => `, dice ${dice}, `,
+    lossWord: "loss ",
+    openDecision: ". Open this position.",
     chartTitle: "Expected final score, step by step",
     chartDesc: (start, last, luck, skill) =>
       `From ${start} at the start to ${last} now: the dice ${luck}, the decisions ${skill}.`,
@@ -272,10 +271,9 @@ export const TEXTS = {
     where: (turn, roll) => `${turn}ターン目 · ${roll}投目`,
     bestWas: (option) => `最善: ${option}`,
     chose: (option) => `選択: ${option}`,
-    decisionName: (turn, roll, dice, chosen, loss) =>
-      `${turn}ターン目、${roll}投目、目 ${dice}: ${chosen}を選択、${loss}。この局面を開く。`,
-    lossName: (loss) => `損失 ${loss}`,
-    bestName: "最善の判断",
+    decisionDice: (dice) => `、目 ${dice}、`,
+    lossWord: "損失 ",
+    openDecision: "。この局面を開く",
     chartTitle: "最終得点の期待値の推移",
     chartDesc: (start, last, luck, skill) => `開始時 ${start} から現在 ${last}: サイコロ ${luck}、判断 ${skill}`,
     legendExpected: "最終得点の期待値",

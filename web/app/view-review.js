@@ -182,24 +182,25 @@ export function decisionItem(decision, index, testid, review) {
   const lossText = lost ? formatLoss(decision.loss) : t("best");
   const button = el(
     "button",
-    {
-      type: "button",
-      class: "decision-button",
-      "aria-label": t(
-        "decisionName",
-        decision.turn,
-        decision.roll,
-        decision.dice.join(" "),
-        chosen,
-        lost ? t("lossName", formatLoss(decision.loss)) : t("bestName"),
-      ),
-    },
+    // Named by what it shows (WCAG 2.5.3), with words for the drawn dice and the loss.
+    { type: "button", class: "decision-button" },
     el("span", { class: "where", text: t("where", decision.turn, decision.roll) }),
-    el("span", { class: "kept" }, ...decision.dice.map((face) => drawDie(face, "small"))),
-    el("span", { class: lost ? "loss lost" : "loss", text: lossText }),
+    el(
+      "span",
+      { class: "kept" },
+      el("span", { class: "visually-hidden", text: t("decisionDice", decision.dice.join(" ")) }),
+      ...decision.dice.map((face) => drawDie(face, "small")),
+    ),
+    el(
+      "span",
+      { class: lost ? "loss lost" : "loss" },
+      el("span", { class: "visually-hidden", text: lost ? t("lossWord") : "" }),
+      lossText,
+    ),
     el("span", { class: "chosen", text: t("chose", chosen) }),
     lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
     decision.winning ? el("span", { class: "best-option", text: winningText(decision, review) }) : "",
+    el("span", { class: "visually-hidden", text: t("openDecision") }),
   );
   button.addEventListener("click", () => openDecision(decision));
   return el(

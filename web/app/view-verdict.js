@@ -119,6 +119,10 @@ export function renderVerdict(result, dice, variant, target = null) {
   apply.textContent = text;
   apply.setAttribute("aria-label", t("bestAction", text));
   apply.onclick = () => applyOption(best);
+  if (store.focusVerdict) {
+    store.focusVerdict = false;
+    apply.focus();
+  }
 }
 
 /** The verdict's button with nothing to do: it keeps its place (the page never moves), disabled. */
