@@ -7,22 +7,26 @@ import { $ } from "./dom.js";
 import { decisionCount } from "./formats.js";
 import { render } from "./render.js";
 import { categoryName, possible } from "./rules.js";
+import { newGameId } from "./saved.js";
 import { currentQuery, gameView, leaveGame, restore, snapshot, startGame, store, sync, writeURL } from "./store.js";
 import { t } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderInput } from "./view-input.js";
 import { clearNote, showNote } from "./view-note.js";
+import { dropOffer, refreshGames } from "./games.js";
 
 /** Apply a change (of the position, or of the game); the URL, the page and the advice follow.
  * Any change but undo and redo forgets the steps undone. `push`: a new history entry. */
 export function change(mutate, { redo = [], push = false } = {}) {
   mutate(store.state);
+  dropOffer();
   store.redoStack = redo;
   store.link = null;
   store.generation++;
   clearNote();
   sync();
   writeURL(push);
+  refreshGames();
   renderInput();
   if (store.shown?.result && store.shown.query === currentQuery())
     renderAdvice(); // only the entry changed
@@ -248,6 +252,7 @@ export function setTarget(value) {
 /** A new game. A game played along stays in the history: Back returns to it. */
 export function newGame() {
   const wasGame = store.game !== null;
+  store.gameId = newGameId(); // the game before stays kept on the device
   store.reviewOpen = false;
   change(
     (s) => {

@@ -1,4 +1,5 @@
 import { decisionCount, formatGame, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
+import { refreshGames } from "./games.js";
 import { Advisor, LatestRequest } from "./messenger.js";
 import { registerServiceWorker } from "./offline.js";
 import { currentQuery, restoreEntry, store, sync, writeURL } from "./store.js";
@@ -93,6 +94,7 @@ export function showAdvice(request, result) {
     sync();
     store.link = null;
     writeURL();
+    refreshGames();
     renderInput();
     requestReview();
   }

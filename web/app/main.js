@@ -41,7 +41,10 @@ import { renderLoading, renderStatic } from "./view-input.js";
 import { closeReview, openReview } from "./view-review.js";
 import { buildGoal, renderGoal } from "./view-goal.js";
 import { buildCard, closePicker } from "./view-card.js";
-import { bindNote, clearNote } from "./view-note.js";
+import { bindNote, clearNote, showNote } from "./view-note.js";
+import { dropOffer, refreshGames, startGames } from "./games.js";
+import { historyState } from "./store.js";
+import { t } from "./texts.js";
 
 /** Every control's handler, and the keyboard and history events. */
 function bindControls() {
@@ -134,15 +137,41 @@ function bindControls() {
   // Back and Forward: the entry's URL and state, checked by Python like a link.
   window.addEventListener("popstate", () => {
     if (store.rules === null) return;
-    readLocation();
-    store.generation++;
-    clearNote();
-    render();
-    markStale();
-    requestAdvice();
-    requestReview();
+    showLocation();
   });
 }
+
+/** Show what the URL and history.state say (after Back / Forward, or a kept game opened). */
+function showLocation() {
+  readLocation();
+  store.generation++;
+  clearNote();
+  dropOffer();
+  render();
+  markStale();
+  requestAdvice();
+  requestReview();
+}
+
+/** What a kept game's buttons do (games.js): open it here (its keep and entry too), or share
+ * its link. Opening another game keeps this one: it is saved already. */
+const gameHandlers = {
+  open: (record) => {
+    store.gameId = record.id;
+    const state = { ...historyState(), keep: record.keep, entry: record.entry, redo: [], back: false, review: false };
+    history.pushState(state, "", `${location.pathname}?${record.query}`);
+    showLocation();
+  },
+  share: async (record) => {
+    const url = new URL(`?${record.query}`, location.href).href;
+    try {
+      await navigator.clipboard.writeText(url);
+      showNote(t("copied"));
+    } catch {
+      showNote(t("copyFailed"), url, t("linkLabelGame"));
+    }
+  },
+};
 
 /** Whether a key pressed in `target` belongs to a field: a text or number box, a menu, an editable
  * element (a radio or a checkbox is a control, not a field). */
@@ -170,11 +199,13 @@ async function main() {
     renderAdvice();
     return;
   }
+  startGames(gameHandlers);
   readLocation();
   const handlers = { applyOption, canScore, setGoal, setOpponent, setSheet, setTarget };
   buildCard(handlers);
   buildGoal(handlers);
   render();
+  refreshGames();
   requestAdvice();
 }
 

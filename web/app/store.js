@@ -11,7 +11,8 @@
 
 import { ascending, keptInOrder, keptMask, N_DICE } from "./dice.js";
 import { firstRollOf, formatGame, formatQuery, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
-import { nCategories, pointsOf } from "./rules.js";
+import { nCategories, pointsOf, sheetTotals } from "./rules.js";
+import { deviceStorage, newGameId, saveRecord } from "./saved.js";
 
 export const store = {
   /** "en" or "ja". */
@@ -61,6 +62,10 @@ export const store = {
   reviewShown: null,
   /** The note under the header: {kind: "offline" | "update", registration}, or null. */
   appNote: null,
+  /** The id of the record this page keeps on the device (saved.js), and why keeping failed
+   * ("blocked" / "full") or null. */
+  gameId: newGameId(),
+  keepFailed: null,
 };
 
 /** Where the game stands (the sheet, the dice, the phase), from the record and the entry. */
@@ -171,6 +176,30 @@ export function writeURL(push = false) {
   const url = `${location.pathname}?${currentQuery()}`;
   if (push) history.pushState(historyState(), "", url);
   else history.replaceState(historyState(), "", url);
+  keepOnDevice();
+}
+
+/** The game (or the position) shown, kept on the device after every change (saved.js); an
+ * empty sheet with no dice is not worth keeping. */
+export function keepOnDevice() {
+  if (!store.rules) return;
+  const s = store.state;
+  const empty = !store.game && s.dice.length === 0 && s.sheet.every((v) => v === null);
+  if (empty) return;
+  const storage = deviceStorage();
+  const filled = s.sheet.filter((v) => v !== null).length;
+  const record = {
+    id: store.gameId,
+    updated: Date.now(),
+    query: currentQuery(),
+    keep: store.game?.keep ?? null,
+    entry: store.game ? [...store.entry] : [],
+    turn: store.view?.turn ?? Math.min(filled + 1, nCategories()),
+    score: sheetTotals(s.sheet).total,
+    over: filled === nCategories(),
+    opponent: s.opponent ? sheetTotals(s.opponent).total : null,
+  };
+  store.keepFailed = storage ? saveRecord(storage, record) : "blocked";
 }
 
 export function snapshot() {

@@ -1,0 +1,115 @@
+"""A game in progress is never lost: it is kept on the device after every change (web/app/saved.js)
+and offered back when the site opens without a link, the keep and the dice entered mid-turn
+included, after the browser is closed and relaunched; another link keeps it resumable; a kept
+game can be deleted; blocked storage and a damaged record are said, never a crash.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LOAD_TIMEOUT_MS
+from .page_helpers import control, open_page, url_query, wait_for_advice
+
+pytestmark = pytest.mark.browser
+
+START = "s=,,,,,,,,,,,&d=56366&r=1"
+OTHER = "s=3,,9,,,18,22,,,,30,&d=22556&r=2"
+
+
+def relaunch(playwright, folder):
+    """A browser with a profile of its own on disk, as a phone's: what it keeps survives a close."""
+    context = playwright.chromium.launch_persistent_context(
+        str(folder),
+        executable_path=str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 390, "height": 844},
+        service_workers="block",
+    )
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    return context
+
+
+def test_a_game_mid_turn_is_resumed_after_the_browser_is_closed(playwright, server, tmp_path) -> None:
+    context = relaunch(playwright, tmp_path)
+    page = context.pages[0] if context.pages else context.new_page()
+    open_page(page, server, START)
+    wait_for_advice(page, START)
+    control(page, "button", "Keep (the best)").click()  # keep 6 6 6: the game starts
+    page.keyboard.press("1")  # one of the two new dice entered
+    expect(page.get_by_test_id("die")).to_have_count(4)
+    game = url_query(page)
+    assert game == "h=56366"
+    context.close()
+
+    context = relaunch(playwright, tmp_path)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(server.url(""))  # the site at /: the home-screen icon, a new tab
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    resume = page.get_by_test_id("resume")
+    expect(resume).to_contain_text("Resume: turn 1, 0 points")
+    resume.get_by_role("button", name="Resume").click()
+    expect(resume).to_be_hidden()
+    assert url_query(page) == game
+    expect(page.get_by_role("img", name=re.compile(r"^6, kept$"))).to_have_count(3)
+    dice = page.get_by_test_id("die").evaluate_all("d => d.map(e => e.querySelector('.die').dataset.face)")
+    assert dice == ["6", "6", "6", "1"]
+    page.keyboard.press("2")  # the roll completes where it stopped
+    expect(page).to_have_url(re.compile(r"h=56366-666-66612$"))
+
+    # Another link: a record of its own; the game before stays in the list, newest first.
+    page.goto(server.url(f"index.html?{OTHER}"))
+    wait_for_advice(page, OTHER)
+    kept = page.get_by_test_id("kept-game")
+    expect(kept).to_have_count(2)
+    expect(kept.nth(0)).to_have_attribute("data-query", OTHER)
+    expect(kept.nth(1)).to_have_attribute("data-query", "h=56366-666-66612")
+    # One can be deleted.
+    kept.nth(1).get_by_role("button", name=re.compile(r"^Delete")).click()
+    expect(kept).to_have_count(1)
+    context.close()
+
+
+BLOCKED = """
+Object.defineProperty(window, 'localStorage', {
+    get() { throw new DOMException('The storage is blocked.', 'SecurityError'); },
+});
+"""
+
+DAMAGED = """
+if (!sessionStorage.getItem('damaged')) {
+    sessionStorage.setItem('damaged', '1');
+    localStorage.setItem('yacht.game.zzz', '{"v": 1, "id": "zzz", "query": 7');
+    localStorage.setItem('yacht.game.old', JSON.stringify({v: 0, id: 'old'}));
+}
+"""
+
+
+def test_blocked_storage_is_said_and_the_page_still_advises(make_context, server) -> None:
+    context = make_context()
+    context.add_init_script(BLOCKED)
+    page = context.new_page()
+    open_page(page, server, START)
+    wait_for_advice(page, START)
+    control(page, "button", "Keep (the best)").click()  # the game starts, and is not kept
+    expect(page.locator("#games-note")).to_have_text(
+        "This game will not be kept on this device: its storage is blocked or full."
+    )
+    expect(page).to_have_url(re.compile(r"h=56366$"))  # the page plays along as ever
+
+
+def test_damaged_records_are_skipped_with_a_note(make_context, server) -> None:
+    context = make_context()
+    context.add_init_script(DAMAGED)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url(""))
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#games-note")).to_have_text("2 kept games were damaged and skipped.")
+    expect(page.get_by_test_id("resume")).to_be_hidden()
+    expect(page.get_by_test_id("kept-game")).to_have_count(0)
+    control(page, "button", "Add 5").click()
+    assert errors == []

@@ -1,0 +1,85 @@
+// The games kept on the device (saved.js) as the page uses them: on start, a link opened in a new
+// tab takes back its keep and dice entered mid-turn, and the site opened without a link offers
+// to resume the game in progress; the list of kept games follows every change and other tabs.
+
+import { $ } from "./dom.js";
+import { deviceStorage, listRecords, removeRecord } from "./saved.js";
+import { store } from "./store.js";
+import { t } from "./texts.js";
+import { renderGames, renderResume } from "./view-games.js";
+import { showNote } from "./view-note.js";
+
+let handlers = null;
+let offer = null;
+let saidNotKept = false;
+
+function kept() {
+  const storage = deviceStorage();
+  return storage ? listRecords(storage) : { games: [], skipped: 0, error: "blocked" };
+}
+
+/** Before the URL is read: a link whose game is kept gets its keep and entry back (they are not
+ * in the URL), and continues that record; without a link, the game in progress is offered. */
+export function startGames(given) {
+  handlers = given;
+  const { games, skipped, error } = kept();
+  const query = location.search.slice(1);
+  if (query && history.state === null) {
+    const same = games.find((g) => g.query === query);
+    if (same) {
+      store.gameId = same.id;
+      history.replaceState({ keep: same.keep, entry: same.entry }, "", location.href);
+    }
+  }
+  offer = !query && games.length && !games[0].over ? games[0] : null;
+  if (error) sayNotKept();
+  else if (skipped) showNote(t("skippedGames", skipped));
+  window.addEventListener("storage", (event) => {
+    if (event.key === null || event.key.startsWith("yacht.game.")) refreshGames();
+  });
+}
+
+/** After every change: the list, the offer (gone once the page shows something), a failure. */
+export function refreshGames() {
+  if (!handlers) return;
+  if (store.keepFailed) sayNotKept();
+  const { games, skipped, error } = kept();
+  const note = error ? t("notKept") : skipped ? t("skippedGames", skipped) : "";
+  renderGames(games, note, listHandlers, store.language);
+  renderResume(offer, {
+    resume: (record) => {
+      offer = null;
+      handlers.open(record);
+    },
+    dismiss: () => {
+      offer = null;
+      renderResume(null);
+    },
+  });
+}
+
+/** The offer goes once anything else is shown. */
+export function dropOffer() {
+  offer = null;
+  renderResume(null);
+}
+
+function sayNotKept() {
+  if (saidNotKept) return;
+  saidNotKept = true;
+  showNote(t("notKept"));
+}
+
+const listHandlers = {
+  open: (record) => {
+    dropOffer();
+    handlers.open(record);
+    $("#turn-heading")?.scrollIntoView?.({ block: "start" });
+  },
+  share: (record) => handlers.share(record),
+  remove: (record) => {
+    const storage = deviceStorage();
+    if (storage) removeRecord(storage, record.id);
+    refreshGames();
+  },
+};

@@ -1,0 +1,103 @@
+// Games kept on the device, so that a game in progress is never lost (a closed tab, a relaunch,
+// the home-screen icon opening the site at /). Pure: the storage (window.localStorage, or any
+// object with its methods) is an argument; errors come back as values, never thrown.
+//
+// Format: one key per game, "yacht.game.<id>" (id: base-36 time and random digits), its value a
+// JSON object, version RECORD_VERSION:
+//   {v: 1, id, updated: ms since 1970, query: the game's (or position's) canonical query,
+//    keep: dice kept for a reroll whose dice are not entered yet, or null,
+//    entry: the new dice entered so far ([1–6 …]), turn: 1–12, score: the sheet's total,
+//    over: the game is over, opponent: their total or null}
+// A record that does not parse, or of another version, is skipped (and counted), never used.
+// Two tabs write their own keys; the same game in two tabs: the later write wins, whole.
+
+export const RECORD_VERSION = 1;
+export const KEY_PREFIX = "yacht.game.";
+/** Games kept at most (the oldest go first); the list shows them all, newest first. */
+export const MAX_GAMES = 100;
+
+export const newGameId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+
+const isDie = (d) => Number.isInteger(d) && d >= 1 && d <= 6;
+
+/** A record from stored text, or null when it is damaged or of another version. */
+export function parseRecord(text) {
+  let r;
+  try {
+    r = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (r === null || typeof r !== "object" || r.v !== RECORD_VERSION) return null;
+  const ok =
+    typeof r.id === "string" &&
+    /^[0-9a-z]{1,40}$/.test(r.id) &&
+    Number.isFinite(r.updated) &&
+    typeof r.query === "string" &&
+    r.query.length <= 4000 &&
+    (r.keep === null || (Array.isArray(r.keep) && r.keep.length < 5 && r.keep.every(isDie))) &&
+    Array.isArray(r.entry) &&
+    r.entry.length < 5 &&
+    r.entry.every(isDie) &&
+    Number.isInteger(r.turn) &&
+    Number.isInteger(r.score) &&
+    typeof r.over === "boolean" &&
+    (r.opponent === null || Number.isInteger(r.opponent));
+  return ok ? r : null;
+}
+
+/** Why storage failed: "blocked" (no access) or "full" (quota). */
+function failure(error) {
+  return error?.name === "QuotaExceededError" || error?.code === 22 ? "full" : "blocked";
+}
+
+/** Save `record` (its id names the key); null, or "blocked" / "full". Over MAX_GAMES, the oldest
+ * games are dropped. */
+export function saveRecord(storage, record) {
+  try {
+    storage.setItem(KEY_PREFIX + record.id, JSON.stringify({ ...record, v: RECORD_VERSION }));
+  } catch (error) {
+    return failure(error);
+  }
+  const { games } = listRecords(storage);
+  for (const old of games.slice(MAX_GAMES)) removeRecord(storage, old.id);
+  return null;
+}
+
+/** The games kept, newest first, and how many records were skipped as damaged; `error` when the
+ * storage cannot be read. */
+export function listRecords(storage) {
+  const games = [];
+  let skipped = 0;
+  try {
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      if (!key?.startsWith(KEY_PREFIX)) continue;
+      const record = parseRecord(storage.getItem(key));
+      if (record && KEY_PREFIX + record.id === key) games.push(record);
+      else skipped++;
+    }
+  } catch (error) {
+    return { games: [], skipped: 0, error: failure(error) };
+  }
+  games.sort((a, b) => b.updated - a.updated);
+  return { games, skipped, error: null };
+}
+
+export function removeRecord(storage, id) {
+  try {
+    storage.removeItem(KEY_PREFIX + id);
+    return null;
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** The page's storage, or null when even asking for it throws (blocked). */
+export function deviceStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
