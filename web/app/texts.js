@@ -1,6 +1,7 @@
 // The page's texts in English and Japanese, the language chosen, and how numbers are written.
 
 import { store } from "./store.js";
+import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
 
 export const MINUS = "\u2212";
@@ -8,19 +9,6 @@ export const MINUS = "\u2212";
 export const TEXTS = {
   en: {
     title: "Yacht advisor",
-    gamesHeading: "Games on this device",
-    gamesEmpty: "No game kept yet: every change is kept here as you play.",
-    resume: "Resume",
-    resumeGame: (turn, score) => `Resume: turn ${turn}, ${score} points`,
-    resumeOver: (score) => `Your last game: ${score} points`,
-    gameAt: (turn, score) => `Turn ${turn}, ${score} points`,
-    gameFinal: (score) => `Final score ${score}`,
-    gameOpponent: (score) => `opponent ${score}`,
-    shareGame: (status) => `Share (${status})`,
-    deleteGame: (status) => `Delete (${status})`,
-    delete: "Delete",
-    notKept: "This game will not be kept on this device: its storage is blocked or full.",
-    skippedGames: (n) => `${n} kept ${n === 1 ? "game was" : "games were"} damaged and skipped.`,
     language: "Language",
     turn: "This turn",
     roll: "Roll",
@@ -178,19 +166,6 @@ export const TEXTS = {
   },
   ja: {
     title: "ヨット アドバイザー",
-    gamesHeading: "この端末のゲーム",
-    gamesEmpty: "まだありません。遊ぶたびにここへ保存されます。",
-    resume: "再開",
-    resumeGame: (turn, score) => `再開: ${turn}ターン目、${score}点`,
-    resumeOver: (score) => `前回のゲーム: ${score}点`,
-    gameAt: (turn, score) => `${turn}ターン目、${score}点`,
-    gameFinal: (score) => `最終得点 ${score}点`,
-    gameOpponent: (score) => `相手 ${score}点`,
-    shareGame: (status) => `共有 (${status})`,
-    deleteGame: (status) => `削除 (${status})`,
-    delete: "削除",
-    notKept: "このゲームはこの端末に保存されません (保存領域が使えないか満杯です)。",
-    skippedGames: (n) => `保存されたゲーム${n}件が壊れていたので飛ばしました。`,
     language: "言語",
     turn: "このターン",
     roll: "何投目",
@@ -351,7 +326,7 @@ export const t = (key, ...args) => {
   return typeof text === "function" ? text(...args) : text;
 };
 
-for (const language of Object.keys(TEXTS)) Object.assign(TEXTS[language], GOAL_TEXTS[language]);
+for (const language of Object.keys(TEXTS)) Object.assign(TEXTS[language], GOAL_TEXTS[language], GAMES_TEXTS[language]);
 
 export const formatExpected = (x) => x.toFixed(2);
 export const formatLoss = (x) => `${MINUS}${x.toFixed(2)}`;
