@@ -51,6 +51,16 @@ def test_a_request_line_past_chromiums_url_limit_is_refused(port):
     assert get(port, "/index.html?q=" + "x" * (serve.MAX_REQUEST_LINE + 10)).status == 414
 
 
+def test_the_site_root_is_index_html_compressed_as_index_html_is(port):
+    """`/` (the manifest's start_url, a typed address) is sent as `/index.html` is: gzipped."""
+    root = get(port, "/", Accept_Encoding="gzip")
+    index = get(port, "/index.html", Accept_Encoding="gzip")
+    assert root.status == index.status == 200
+    assert root.getheader("Content-Encoding") == index.getheader("Content-Encoding") == "gzip"
+    assert root.getheader("Content-Type") == index.getheader("Content-Type")
+    assert gzip.decompress(root.body) == gzip.decompress(index.body) == b"<!doctype html><title>t</title>"
+
+
 def test_wasm_is_served_with_its_content_type(port):
     assert get(port, "/a.wasm").getheader("Content-Type") == "application/wasm"
 

@@ -122,10 +122,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self) -> io.BytesIO | io.BufferedReader | None:
         """As ``http.server``'s, but a file of a ``COMPRESSIBLE`` type is compressed as the client accepts."""
         path = self.translate_path(self.path)
-        if os.path.splitext(path)[1].lower() not in COMPRESSIBLE or not os.path.isfile(path):
-            return super().send_head()  # directories (redirects, index.html), other types, 404
-        if self.path.split("?", 1)[0].split("#", 1)[0].endswith("/"):
+        url_path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if url_path.endswith("/") and os.path.isfile(os.path.join(path, "index.html")):
+            path = os.path.join(path, "index.html")  # "/" is index.html, compressed as it is
+        elif url_path.endswith("/"):
             return super().send_head()
+        if os.path.splitext(path)[1].lower() not in COMPRESSIBLE or not os.path.isfile(path):
+            return super().send_head()  # directories (redirects, listings), other types, 404
         stat = os.stat(path)
         encoding = choose_encoding(self.headers.get("Accept-Encoding"), self.encodings)
         body = compressed_file(path, stat, encoding) if encoding else Path(path).read_bytes()
