@@ -5,11 +5,13 @@ keys, the picker takes the focus and gives it back, and after a completed roll t
 the verdict's action.
 """
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import new_context
 from .page_helpers import control, open_cell, open_page, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -21,6 +23,15 @@ OPPONENT = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&o=2,,12,,,24,20,,,15,,"
 TARGET = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&t=200"
 GAME = "h=56366-666-66612f.11111-1-12345a"
 BAD = "s=3,,9,,,18,22,,,,30,&d=2255&r=2"
+
+
+@pytest.fixture(scope="module")
+def page(browser) -> Iterator[Page]:
+    """A page of this module's own context: what it loads (the spread table for t=) stays out of
+    the shared context's cache, whose tests count what the server is asked for."""
+    context = new_context(browser)
+    yield context.new_page()
+    context.close()
 
 
 def violations(page: Page) -> list[str]:

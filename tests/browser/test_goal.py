@@ -71,6 +71,7 @@ def assert_same_chances(page: Page, expected: dict) -> None:
 
 
 def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(page: Page, server, cpython) -> None:
+    server.requested.clear()  # what the tests before asked for is not this page's
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
     assert not [p for p in server.requested if ".spread.table" in p]  # no goal: no spread table
