@@ -1,6 +1,9 @@
 // ESLint for the page's JavaScript (run by `make lint`): the recommended rules, browser and
-// worker globals; formatting is Prettier's (.prettierrc.json).
+// worker globals, and no import cycle under web/ (data flows one way: main wires the actions,
+// the actions and the advisor render the views, the views call the handlers they are given);
+// formatting is Prettier's (.prettierrc.json).
 import js from "@eslint/js";
+import importX from "eslint-plugin-import-x";
 import globals from "globals";
 
 export default [
@@ -17,6 +20,11 @@ export default [
   {
     files: ["web/sw.js"],
     languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
+    files: ["web/**/*.js"],
+    plugins: { "import-x": importX },
+    rules: { "import-x/no-cycle": ["error", { maxDepth: Infinity }] },
   },
   {
     rules: {

@@ -290,3 +290,33 @@ def test_playing_along_with_a_score_to_reach_keeps_it_and_the_review_grades_reac
     assert review["winning"]["aims_differ"] == [0]
     expect(page.get_by_test_id("aims-differ")).to_have_count(1)
     expect(page.locator("#review-body")).to_contain_text("Where playing to reach 100 differs")
+
+
+def test_a_round_with_an_opponent_takes_at_most_eight_taps(make_context, server) -> None:
+    """My turn (three rolls by "Roll for me", each keep and the score by the verdict's button),
+    then the opponent's (their cell, their points): every tap counted, on one screen."""
+    page = make_context().new_page()
+    game = "o=,,,,,,,,,,,&h=66612-666-66643f&oh=e20"  # my second turn: its dice to roll
+    open_page(page, server, game)
+    taps = 0
+
+    def tap(locator) -> None:
+        nonlocal taps
+        locator.click()
+        taps += 1
+
+    tap(control(page, "button", "Roll for me"))
+    while True:
+        apply = page.locator("#verdict-apply")
+        expect(apply).to_be_enabled()
+        scoring = page.get_by_test_id("verdict").get_attribute("data-category") is not None
+        tap(apply)
+        if scoring:
+            break
+        tap(control(page, "button", "Roll for me"))
+    expect(page.locator("#summary")).to_contain_text("The opponent's turn")
+    tap(page.locator("[data-testid=opponent-cell][data-category='11']"))  # they scored Yacht
+    tap(page.locator("#picker-values button[data-value='50']"))
+    expect(page).to_have_url(re.compile(r"&oh=e20l50$"))
+    print(f"taps for one round with an opponent: {taps}")
+    assert taps <= 8

@@ -113,3 +113,28 @@ def test_damaged_records_are_skipped_with_a_note(make_context, server) -> None:
     expect(page.get_by_test_id("kept-game")).to_have_count(0)
     control(page, "button", "Add 5").click()
     assert errors == []
+
+
+KEPT_RECORDS = """() => Object.keys(localStorage).filter(k => k.startsWith('yacht.game.'))
+    .map(k => JSON.parse(localStorage.getItem(k)))"""
+
+
+def test_two_tabs_on_one_game_the_later_change_wins_whole(make_context, server) -> None:
+    context = make_context()
+    first = context.new_page()
+    open_page(first, server, START)
+    control(first, "button", "Keep (the best)").click()  # the game h=56366, kept
+    expect(first).to_have_url(re.compile(r"\?h=56366$"))
+    second = context.new_page()
+    open_page(second, server, "h=56366")  # the same game's link in another tab: the same record
+    expect(second.get_by_test_id("kept-game")).to_have_count(1)
+    first.keyboard.press("1")
+    first.keyboard.press("1")  # tab 1: the roll 66611
+    expect(first).to_have_url(re.compile(r"h=56366-666-66611$"))
+    second.keyboard.press("2")
+    second.keyboard.press("2")  # tab 2, later: the roll 66622
+    expect(second).to_have_url(re.compile(r"h=56366-666-66622$"))
+    records = first.evaluate(KEPT_RECORDS)
+    assert [r["query"] for r in records] == ["h=56366-666-66622"]  # one record, the later, whole
+    # The other tab's list follows (the storage event).
+    expect(first.get_by_test_id("kept-game")).to_have_attribute("data-query", "h=56366-666-66622")

@@ -4,14 +4,26 @@
 import { requestAdvice, requestReview } from "./advisor.js";
 import { ascending, N_DICE, randomFace } from "./dice.js";
 import { $ } from "./dom.js";
-import { decisionCount } from "./formats.js";
+import { decisionCount, readQuery } from "./formats.js";
 import { render } from "./render.js";
 import { categoryName, possible } from "./rules.js";
 import { newGameId } from "./saved.js";
-import { currentQuery, gameView, leaveGame, restore, snapshot, startGame, store, sync, writeURL } from "./store.js";
+import {
+  canUndo,
+  currentQuery,
+  gameView,
+  leaveGame,
+  restore,
+  snapshot,
+  startGame,
+  store,
+  sync,
+  writeURL,
+} from "./store.js";
 import { t } from "./texts.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderInput } from "./view-input.js";
+import { renderReview } from "./view-review.js";
 import { clearNote, showNote } from "./view-note.js";
 import { dropOffer, refreshGames } from "./games.js";
 
@@ -112,13 +124,6 @@ export function reopenRoll(rest) {
   if (decisionCount(store.game) === 0 && !store.game.keep) leaveGame();
 }
 
-/** The last die that can be removed (a new one, not a kept one). */
-export function lastRemovable() {
-  const locked = store.game ? store.view.locked : [];
-  for (let i = store.state.dice.length - 1; i >= 0; i--) if (!locked[i]) return i;
-  return -1;
-}
-
 export function clearDice() {
   if (!store.game) return change((s) => (s.dice = []));
   if (store.view.phase === "dice") return change(() => (store.entry = []));
@@ -150,14 +155,6 @@ export function scoreCategory(c) {
   store.game.keep = null;
   store.entry = [];
 }
-
-/** Whether a score can be written on the sheet now (five dice after a roll, no choice made). */
-export function canScore() {
-  if (store.game) return store.view.phase === "choice";
-  return store.state.dice.length === N_DICE && store.state.roll >= 1;
-}
-
-export const canUndo = () => store.game !== null && (store.game.keep !== null || decisionCount(store.game) > 0);
 
 /** Take back the record's last step: a keep, a roll, a category, or the opponent's turn after
  * my last one. */
@@ -303,4 +300,43 @@ export function fixLink(fix) {
     }
   });
   renderInput();
+}
+
+// The review panel --------------------------------------------------------------------------
+
+export function openReview() {
+  if (!store.game || decisionCount(store.game) === 0) return;
+  store.reviewOpen = true;
+  writeURL();
+  renderReview();
+  requestReview();
+  $("#review").scrollIntoView({ block: "start" });
+  $("#review-heading").focus({ preventScroll: true });
+}
+
+export function closeReview() {
+  store.reviewOpen = false;
+  writeURL();
+  renderReview();
+  $("#review-open").focus();
+}
+
+/** Open a reviewed decision's position with its advice, in a new history entry (Back returns). */
+export function openDecision(decision) {
+  writeURL(); // this entry keeps the game with the review open
+  store.backToGame = true;
+  store.reviewOpen = false;
+  store.game = null;
+  store.entry = [];
+  store.redoStack = [];
+  Object.assign(store.state, readQuery(decision.query));
+  store.link = null;
+  store.generation++;
+  sync();
+  writeURL(true);
+  render();
+  markStale();
+  requestAdvice();
+  window.scrollTo(0, 0);
+  $("#advice-heading").focus({ preventScroll: true });
 }

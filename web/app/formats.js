@@ -1,6 +1,5 @@
 import { ascending, contains, MAX_ROLLS, N_DICE } from "./dice.js";
-import { knownVariant, nCategories, pointsOf, possible } from "./rules.js";
-import { store } from "./store.js";
+import { defaultVariant, knownVariant, nCategories, pointsOf, possible } from "./rules.js";
 
 export const CATEGORY_LETTERS = "abcdefghijkl";
 // The position -------------------------------------------------------------------------------
@@ -16,7 +15,7 @@ export function formatQuery({ sheet, dice, roll, variant, opponent = null, targe
   const complete = dice.length === N_DICE;
   if (complete) parts.push(`d=${dice.join("")}`);
   parts.push(`r=${complete ? roll : 0}`);
-  if (variant !== store.rules.default_variant) parts.push(`v=${variant}`);
+  if (variant !== defaultVariant()) parts.push(`v=${variant}`);
   if (opponent) parts.push(`o=${opponent.map((v) => v ?? "").join(",")}`);
   if (target !== null) parts.push(`t=${target}`);
   return parts.join("&");
@@ -27,7 +26,7 @@ export function readSheet(text, variant, lenient) {
   const fields = (text ?? "").split(",");
   const ok = fields.length === nCategories();
   if (!ok && !lenient) return null;
-  const sheet = store.rules.categories.en.map((_, c) => {
+  const sheet = Array.from({ length: nCategories() }, (_, c) => {
     const field = ok ? fields[c] : "";
     const value = /^[0-9]{1,3}$/.test(field) ? Number(field) : null;
     return value !== null && possible(variant, c).includes(value) ? value : field === "" ? null : undefined;
@@ -46,7 +45,7 @@ function readTarget(params) {
  * Only for showing something at once: Python decides whether a link is valid. */
 export function readQuery(query) {
   const params = new URLSearchParams(query);
-  const variant = knownVariant(params.get("v")) ? params.get("v") : store.rules.default_variant;
+  const variant = knownVariant(params.get("v")) ? params.get("v") : defaultVariant();
   const sheet = readSheet(params.get("s"), variant, true);
   const d = params.get("d") ?? "";
   const dice = /^[1-6]{5}$/.test(d) ? [...d].map(Number) : [];
@@ -90,7 +89,7 @@ export function formatGame(g) {
   const opponent = g.opponent ?? null;
   if (g.sheet.some((v) => v !== null)) parts.push(`s=${formatSheet(g.sheet)}`);
   if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
-  if (g.variant !== store.rules.default_variant) parts.push(`v=${g.variant}`);
+  if (g.variant !== defaultVariant()) parts.push(`v=${g.variant}`);
   if (opponent && opponent.sheet.some((v) => v !== null)) parts.push(`o=${formatSheet(opponent.sheet)}`);
   if ((g.target ?? null) !== null) parts.push(`t=${g.target}`);
   parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
@@ -107,7 +106,7 @@ export function parseGame(query) {
   const params = new URLSearchParams(query);
   const names = [...params.keys()];
   if (!params.has("h") || params.has("d") || new Set(names).size !== names.length) return null;
-  const variant = params.get("v") ?? store.rules.default_variant;
+  const variant = params.get("v") ?? defaultVariant();
   if (!knownVariant(variant)) return null;
   const sheet = params.has("s") ? readSheet(params.get("s"), variant, false) : Array(nCategories()).fill(null);
   const r = params.get("r") ?? "1";

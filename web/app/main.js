@@ -13,11 +13,13 @@
 import {
   addDie,
   applyOption,
-  canScore,
   change,
   clearDice,
+  closeReview,
+  fixLink,
+  openDecision,
+  openReview,
   cycleRoll,
-  lastRemovable,
   newGame,
   redo,
   removeDie,
@@ -34,11 +36,16 @@ import { requestAdvice, requestReview, setPageState, startAdvisor } from "./advi
 import { $, drawDie, el } from "./dom.js";
 import { reloadForUpdate, renderAppNote } from "./offline.js";
 import { render } from "./render.js";
-import { readLocation, store } from "./store.js";
-import { initialLanguage, saveLanguage } from "./texts.js";
+import { canScore, lastRemovable, readLocation, store } from "./store.js";
+import { initialLanguage, saveLanguage, setLanguage } from "./texts.js";
+import { setRules } from "./rules.js";
 import { markStale, renderAdvice } from "./view-advice.js";
 import { renderLoading, renderStatic } from "./view-input.js";
-import { closeReview, openReview } from "./view-review.js";
+import { bindReview } from "./view-review.js";
+import { bindAdvice } from "./view-advice.js";
+import { bindError } from "./view-error.js";
+import { bindInput } from "./view-input.js";
+import { bindVerdict } from "./view-verdict.js";
 import { buildGoal, renderGoal } from "./view-goal.js";
 import { buildCard, closePicker } from "./view-card.js";
 import { bindNote, clearNote, showNote } from "./view-note.js";
@@ -46,11 +53,35 @@ import { dropOffer, refreshGames, startGames } from "./games.js";
 import { historyState } from "./store.js";
 import { t } from "./texts.js";
 
+/** What the views call (data flows one way: a view renders from the store and calls these). */
+const handlers = {
+  applyOption,
+  canScore,
+  fixLink,
+  openDecision,
+  openReview,
+  removeDie,
+  setGoal,
+  setOpponent,
+  setSheet,
+  setTarget,
+};
+
+/** The views that act get their handlers once, before anything is drawn. */
+function bindViews() {
+  bindAdvice(handlers);
+  bindError(handlers);
+  bindInput(handlers);
+  bindReview(handlers);
+  bindVerdict(handlers);
+}
+
 /** Every control's handler, and the keyboard and history events. */
 function bindControls() {
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => {
       store.language = button.dataset.lang;
+      setLanguage(store.language);
       saveLanguage(store.language);
       if (store.rules) render();
       else renderStatic();
@@ -184,6 +215,8 @@ function inField(target) {
 
 async function main() {
   store.language = initialLanguage();
+  setLanguage(store.language);
+  bindViews();
   startAdvisor(); // the runtime loads while the rest of the page starts
   bindControls();
   renderStatic();
@@ -192,6 +225,7 @@ async function main() {
     const response = await fetch("rules.json");
     if (!response.ok) throw new Error(`rules.json: HTTP ${response.status}`);
     store.rules = await response.json();
+    setRules(store.rules);
   } catch (error) {
     store.advisor.terminate();
     store.loadError = { step: "page", message: error.message };
@@ -201,7 +235,6 @@ async function main() {
   }
   startGames(gameHandlers);
   readLocation();
-  const handlers = { applyOption, canScore, setGoal, setOpponent, setSheet, setTarget };
   buildCard(handlers);
   buildGoal(handlers);
   render();

@@ -10,7 +10,16 @@
 // history.state, so a reload loses nothing.
 
 import { ascending, keptInOrder, keptMask, N_DICE } from "./dice.js";
-import { firstRollOf, formatGame, formatQuery, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
+import {
+  decisionCount,
+  firstRollOf,
+  formatGame,
+  formatQuery,
+  isGameQuery,
+  keepFits,
+  parseGame,
+  readQuery,
+} from "./formats.js";
 import { nCategories, pointsOf, sheetTotals } from "./rules.js";
 import { deviceStorage, newGameId, saveRecord } from "./saved.js";
 
@@ -107,6 +116,21 @@ export function gameView() {
   const locked = store.entry.map(() => false);
   return { phase: "dice", sheet, dice: [...store.entry], locked, roll: first, turn, opponent };
 }
+
+/** The last die that can be removed (a new one, not a kept one). */
+export function lastRemovable() {
+  const locked = store.game ? store.view.locked : [];
+  for (let i = store.state.dice.length - 1; i >= 0; i--) if (!locked[i]) return i;
+  return -1;
+}
+
+/** Whether a score can be written on the sheet now (five dice after a roll, no choice made). */
+export function canScore() {
+  if (store.game) return store.view.phase === "choice";
+  return store.state.dice.length === N_DICE && store.state.roll >= 1;
+}
+
+export const canUndo = () => store.game !== null && (store.game.keep !== null || decisionCount(store.game) > 0);
 
 /** The position shown follows the game. */
 export function sync() {

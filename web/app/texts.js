@@ -1,6 +1,5 @@
 // The page's texts in English and Japanese, the language chosen, and how numbers are written.
 
-import { store } from "./store.js";
 import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
 
@@ -321,8 +320,18 @@ export const TEXTS = {
   },
 };
 
+/** The language the texts are in ("en" or "ja"): set by the page (main.js) when it changes. */
+let language = "en";
+
+export function setLanguage(value) {
+  language = value;
+}
+
+export const currentLanguage = () => language;
+
+/** The text of `key` in the current language (a function's text with `args`). */
 export const t = (key, ...args) => {
-  const text = Object.hasOwn(TEXTS[store.language], key) ? TEXTS[store.language][key] : key;
+  const text = Object.hasOwn(TEXTS[language], key) ? TEXTS[language][key] : key;
   return typeof text === "function" ? text(...args) : text;
 };
 
@@ -339,7 +348,7 @@ const LANGUAGE_KEY = "yacht.language";
 /** The language saved on this device, else the browser's (Japanese or English). Site data may be
  * blocked (localStorage then throws): the browser's language is used and nothing is saved. */
 export function initialLanguage() {
-  let saved = null;
+  let saved = null; // (not `language`: the module's own)
   try {
     saved = localStorage.getItem(LANGUAGE_KEY);
   } catch {

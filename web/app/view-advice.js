@@ -1,4 +1,3 @@
-import { applyOption } from "./actions.js";
 import { N_DICE, sortedKey } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { readQuery } from "./formats.js";
@@ -11,6 +10,13 @@ import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
 import { renderHistogram } from "./view-histogram.js";
 import { renderCard } from "./view-card.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
+
+let handlers = null;
+
+/** The handlers the options' buttons call (main.js): applyOption(option). */
+export function bindAdvice(given) {
+  handlers = given;
+}
 
 export function markStale() {
   $("#options").setAttribute("aria-busy", "true");
@@ -161,7 +167,7 @@ export function renderOption(option, rank, dice, variant) {
     );
   }
   const apply = el("button", { type: "button", class: "apply", "aria-label": applyName, text: applyText });
-  apply.addEventListener("click", () => applyOption(option));
+  apply.addEventListener("click", () => handlers.applyOption(option));
   item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);
   return item;
 }

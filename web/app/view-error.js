@@ -2,7 +2,6 @@
 // a link, said in the player's language, the part at fault highlighted and one fix offered; the
 // CLI's exact message stays under "Details". Outside text (a link's names and values) is quoted.
 
-import { fixLink } from "./actions.js";
 import { $ } from "./dom.js";
 import { categoryName } from "./rules.js";
 import { store } from "./store.js";
@@ -13,6 +12,13 @@ const TARGETS = { d: "#slots", r: "fieldset.roll", v: "fieldset.variant" };
 
 /** What to say about a position error of a link, what to highlight and the fix:
  * {text, target (selector), fix: {kind, category?, label}}. */
+let handlers = null;
+
+/** The handlers the error's fix calls (main.js): fixLink(fix). */
+export function bindError(given) {
+  handlers = given;
+}
+
 export function describeLinkError(error, query) {
   const field = error.field;
   const message = error.message ?? "";
@@ -100,6 +106,6 @@ export function renderError() {
   if (about.target) $(about.target)?.setAttribute("data-invalid", "");
   fixButton.textContent = about.fix.label;
   fixButton.hidden = false;
-  fixButton.onclick = () => fixLink(about.fix);
+  fixButton.onclick = () => handlers.fixLink(about.fix);
   return true;
 }

@@ -1,14 +1,20 @@
 // The input: the texts of the static page, the roll, the dice being entered, the game's status
 // and buttons (undo, redo, review), and the loading steps.
 
-import { canUndo, lastRemovable, removeDie } from "./actions.js";
 import { N_DICE } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
-import { store } from "./store.js";
+import { canUndo, lastRemovable, store } from "./store.js";
 import { t } from "./texts.js";
 import { renderGoal } from "./view-goal.js";
 import { renderReview } from "./view-review.js";
 import { renderCard } from "./view-card.js";
+
+let handlers = null;
+
+/** The handlers the input calls (main.js): removeDie(index). */
+export function bindInput(given) {
+  handlers = given;
+}
 
 export function renderStatic() {
   document.documentElement.lang = store.language;
@@ -61,7 +67,7 @@ export function renderDice() {
       "aria-label": t("removeDie", i + 1, face),
     });
     button.append(drawDie(face, "large"));
-    button.addEventListener("click", () => removeDie(i));
+    button.addEventListener("click", () => handlers.removeDie(i));
     return button;
   });
   while (slots.length < N_DICE) slots.push(el("span", { class: "slot empty", "aria-hidden": "true" }));

@@ -1,57 +1,24 @@
 // The review panel: the figures of the game so far, its chart, the costliest decisions and every
 // decision; tapping one opens its position with its advice (Back returns).
 
-import { requestAdvice, requestReview } from "./advisor.js";
 import { MAX_ROLLS } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
-import { decisionCount, formatGame, readQuery } from "./formats.js";
-import { render } from "./render.js";
+import { decisionCount, formatGame } from "./formats.js";
 import { categoryName } from "./rules.js";
-import { store, sync, writeURL } from "./store.js";
+import { store } from "./store.js";
 import { formatChance } from "./texts-goal.js";
 import { formatExpected, formatLoss, formatSigned, t } from "./texts.js";
-import { markStale } from "./view-advice.js";
 import { reviewChart } from "./view-chart.js";
 import { pointsText } from "./view-verdict.js";
 
 /** The query and language the review panel was drawn for (it is redrawn only when they change). */
 let reviewDrawn = null;
 
-export function openReview() {
-  if (!store.game || decisionCount(store.game) === 0) return;
-  store.reviewOpen = true;
-  writeURL();
-  renderReview();
-  requestReview();
-  $("#review").scrollIntoView({ block: "start" });
-  $("#review-heading").focus({ preventScroll: true });
-}
+let handlers = null;
 
-export function closeReview() {
-  store.reviewOpen = false;
-  writeURL();
-  renderReview();
-  $("#review-open").focus();
-}
-
-/** Open a reviewed decision's position with its advice, in a new history entry (Back returns). */
-export function openDecision(decision) {
-  writeURL(); // this entry keeps the game with the review open
-  store.backToGame = true;
-  store.reviewOpen = false;
-  store.game = null;
-  store.entry = [];
-  store.redoStack = [];
-  Object.assign(store.state, readQuery(decision.query));
-  store.link = null;
-  store.generation++;
-  sync();
-  writeURL(true);
-  render();
-  markStale();
-  requestAdvice();
-  window.scrollTo(0, 0);
-  $("#advice-heading").focus({ preventScroll: true });
+/** The handlers the review calls (main.js): openDecision(decision). */
+export function bindReview(given) {
+  handlers = given;
 }
 
 /** An option of the review (chosen or best), as the advice list names it. */
@@ -202,7 +169,7 @@ export function decisionItem(decision, index, testid, review) {
     decision.winning ? el("span", { class: "best-option", text: winningText(decision, review) }) : "",
     el("span", { class: "visually-hidden", text: t("openDecision") }),
   );
-  button.addEventListener("click", () => openDecision(decision));
+  button.addEventListener("click", () => handlers.openDecision(decision));
   return el(
     "li",
     {

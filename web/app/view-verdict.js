@@ -3,14 +3,19 @@
 // options it ties with), the dice to reroll marked on the dice themselves, and one button that
 // plays it. One element data-testid="verdict" with data-expected and data-keep or data-category.
 
-import { applyOption } from "./actions.js";
 import { keptMask } from "./dice.js";
 import { $, el } from "./dom.js";
 import { categoryName, pointsOf } from "./rules.js";
 import { store } from "./store.js";
 import { formatSigned, MINUS, t } from "./texts.js";
 import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
-import { openReview } from "./view-review.js";
+
+let handlers = null;
+
+/** The handlers the verdict's button calls (main.js): applyOption(option), openReview(). */
+export function bindVerdict(given) {
+  handlers = given;
+}
 
 /** Options whose values (expected scores, or chances with a goal) differ by at most this are
  * tied (the same rank). */
@@ -76,7 +81,7 @@ export function renderVerdict(result, dice, variant, target = null) {
     apply.disabled = false;
     apply.textContent = t("reviewGame");
     apply.removeAttribute("aria-label");
-    apply.onclick = openReview;
+    apply.onclick = () => handlers.openReview();
     return;
   }
   const aimed = aimedOptions(result);
@@ -118,7 +123,7 @@ export function renderVerdict(result, dice, variant, target = null) {
   const text = best.category !== undefined ? t("applyScore") : best.keep.length ? t("applyKeep") : t("applyReroll");
   apply.textContent = text;
   apply.setAttribute("aria-label", t("bestAction", text));
-  apply.onclick = () => applyOption(best);
+  apply.onclick = () => handlers.applyOption(best);
   if (store.focusVerdict) {
     store.focusVerdict = false;
     apply.focus();
