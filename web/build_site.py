@@ -84,6 +84,7 @@ from yacht.table import file_name, spread_file_name  # noqa: E402
 WEB_FILES: Final = (
     "index.html",
     "worker.js",
+    "worker-load.js",
     "snapshot.js",
     "style.css",
     "sw.js",
@@ -502,7 +503,15 @@ def write_app_files() -> None:
 # 8. The offline cache's list -------------------------------------------------------------------
 
 PRECACHE_FILE: Final = "precache.js"
-PAGE_FILES: Final = ("worker.js", "snapshot.js", "style.css", "rules.json", "build.json", "manifest.webmanifest")
+PAGE_FILES: Final = (
+    "worker.js",
+    "worker-load.js",
+    "snapshot.js",
+    "style.css",
+    "rules.json",
+    "build.json",
+    "manifest.webmanifest",
+)
 
 
 def precache_urls(build: dict, runtime: dict) -> dict[str, Path]:

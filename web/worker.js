@@ -12,7 +12,7 @@
 // time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.position.
 //                                        PositionError, or its subclass yacht.game.GameError;
-//                                        yacht.goal.GoalUnavailable; the message is the CLI's)
+//                                        yacht.position.GoalUnavailable; the message is the CLI's)
 //   {kind: "load", step, message, details}  something the advisor needs did not load (a
 //                                        table of another variant than asked for included);
 //                                        message names the file, details is the runtime's
@@ -24,124 +24,13 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { PRE_IMPORTS, discardSnapshot, readSnapshot, saveSnapshot } from "./snapshot.js";
-
-/** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
- * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
- * (may be empty) is what the runtime said, for the page to fold away. */
-class LoadError extends Error {
-  constructor(step, message, details = "") {
-    super(message);
-    this.step = step;
-    this.details = details;
-  }
-}
-
-function progress(step, state, detail = {}) {
-  postMessage({ type: "progress", step, state, ...detail });
-}
-
-/** Run one loading step, reporting its start and end; failures become LoadErrors naming it. */
-async function step(name, detail, work) {
-  progress(name, "start", detail);
-  try {
-    const value = await work();
-    progress(name, "done", detail);
-    return value;
-  } catch (error) {
-    progress(name, "failed", detail);
-    throw error instanceof LoadError ? error : new LoadError(name, String(error?.message ?? error));
-  }
-}
-
-/** `path` relative to this file, as an absolute URL (the site's layout: see web/build_site.py). */
-const here = (path) => new URL(path, import.meta.url).href;
-
-async function fetchOk(url, stepName) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new LoadError(stepName, `${url}: ${error.message}`);
-  }
-  if (!response.ok) {
-    throw new LoadError(stepName, `${url}: HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  return response;
-}
-
-async function fetchBytes(url, stepName) {
-  return new Uint8Array(await (await fetchOk(url, stepName)).arrayBuffer());
-}
+import { altered, failingOnWasmErrors, fetchBytes, fetchOk, fileOf, here, LoadError, step } from "./worker-load.js";
 
 // Everything below starts when the worker starts ----------------------------------------
 
 /** build.json names our wheel and the tables (the page's build writes it). */
 const build = fetchOk(here("build.json"), "package").then((response) => response.json());
 build.catch(() => {}); // reported where it is awaited
-
-/** The last part of a URL's path: the file a message names. */
-const fileOf = (url) => decodeURIComponent(new URL(url, import.meta.url).pathname.split("/").pop());
-
-/** `work()`, failing as soon as a WebAssembly module fails to compile or instantiate meanwhile.
- *
- * Pyodide 0.27.7 only logs a failed instantiation of pyodide.asm.wasm (an HTTP error, a
- * truncated or damaged file) and never settles loadPyodide; watching WebAssembly's own entry
- * points turns that into a LoadError of `stepName` naming the file and the reason. */
-async function failingOnWasmErrors(stepName, work) {
-  const { instantiate, instantiateStreaming } = WebAssembly;
-  let fail;
-  const failed = new Promise((_, reject) => {
-    fail = reject;
-  });
-  const report = (file, error) => {
-    const failure = error instanceof LoadError ? error : new LoadError(stepName, `${file}: ${error?.message ?? error}`);
-    fail(failure);
-    return failure;
-  };
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    const response = await source;
-    const file = fileOf(response.url || "pyodide.asm.wasm");
-    if (!response.ok) throw report(file, new LoadError(stepName, `${file}: HTTP ${response.status} ${response.statusText}`.trim()));
-    try {
-      return await instantiateStreaming.call(WebAssembly, response, imports);
-    } catch (error) {
-      throw report(file, error);
-    }
-  };
-  WebAssembly.instantiate = async (...args) => {
-    try {
-      return await instantiate.apply(WebAssembly, args);
-    } catch (error) {
-      throw report("WebAssembly module", error);
-    }
-  };
-  try {
-    return await Promise.race([work(), failed]);
-  } finally {
-    Object.assign(WebAssembly, { instantiate, instantiateStreaming });
-  }
-}
-
-/** The SHA-256 of `bytes`, in hex. */
-async function sha256(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** A LoadError of `stepName` when the runtime file at `url` (`bytes`: as received; else fetched
- * again) is not the one the build published, else null (also when it cannot be fetched again:
- * then the failure is not the file's bytes). */
-async function altered(stepName, url, expected, bytes) {
-  try {
-    bytes ??= await fetchBytes(url, stepName);
-  } catch {
-    return null;
-  }
-  const actual = await sha256(bytes);
-  if (actual === expected) return null;
-  const why = `sha256 ${actual}, but the build published ${expected}`;
-  return new LoadError(stepName, `${fileOf(url)}: damaged or substituted, refused`, why);
-}
 
 /** The snapshot of this build's runtime (snapshot.js): its Cache API key, and the one taken by a
  * fresh start, saved once the package has loaded. */
@@ -271,7 +160,7 @@ const advisor = (async () => {
       PositionError: pyodide.pyimport("yacht.position").PositionError,
       TableMissing: pyodide.pyimport("yacht.api").TableMissing,
       SpreadMissing: pyodide.pyimport("yacht.api").SpreadMissing,
-      GoalUnavailable: pyodide.pyimport("yacht.goal").GoalUnavailable,
+      GoalUnavailable: pyodide.pyimport("yacht.position").GoalUnavailable,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
       tables: pyodide.pyimport("yacht.api").Tables(), // variant -> yacht.table.Table, and .spreads

@@ -38,7 +38,7 @@ decision's ``chosen`` and ``best``) is ``Option.to_json()``. A bad query raises
 passes a ``Tables``: its ``spread(variant)`` raises ``SpreadMissing`` naming the variant whose
 sd table the goal needs and it has not loaded yet, so that caller loads it and asks again.
 Bad input raises
-``position.PositionError``, ``game.GameError`` or ``goal.GoalUnavailable``
+``position.PositionError``, ``game.GameError`` or ``position.GoalUnavailable`` (raised by the goal)
 (ValueErrors with a ``field``). The query is parsed once: the variant it asks for is the one
 whose table is looked up, and a table missing from ``tables`` raises
 ``TableMissing`` naming that variant, so a caller that loads tables lazily
@@ -52,11 +52,12 @@ from dataclasses import replace
 import numpy as np
 
 from .advisor import advise
-from .game import format_game, parse_game, replay
-from .goal import distribution, goal_advice, goal_distribution
 from .position import Position, PositionError, check_turn_order, format_query, parse_query
-from .review import review
 from .table import Table
+
+# The goal (yacht.goal and the modules it uses), the game records (yacht.game) and the review
+# (yacht.review) are imported where first used: the page's first answer, a position without a
+# goal, needs none of them, and the worker starts without them.
 
 
 class TableMissing(LookupError):
@@ -103,6 +104,8 @@ def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
+        from .goal import goal_advice
+
         spread = getattr(tables, "spread", None)  # a loader of the sd table, where the tables have one
         result = goal_advice(position, _tilde(tables, variant), result, spread and (lambda: spread(variant)))
     return result
@@ -135,10 +138,14 @@ def _distribution(position: Position, tilde: np.ndarray) -> dict:
     """The final-score distribution under the advised play: the goal's where it is exact
     (``goal.goal_distribution``, ``"play": "goal"``), else the best average's
     (``goal.distribution``, ``"play": "average"``)."""
+    from .goal import distribution, goal_distribution
+
     return goal_distribution(position, tilde) or distribution(position, tilde)
 
 
 def game_query(query: str, tables: Mapping[str, Table]) -> dict:
+    from .game import format_game, parse_game, replay
+
     game = parse_game(query)
     _, position = replay(game)
     position = _at_my_turn(position)
@@ -152,6 +159,9 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:
+    from .game import format_game, parse_game, replay
+    from .review import review
+
     game = parse_game(query)
     variant = game.variant.name
     spread = getattr(tables, "spread", None)

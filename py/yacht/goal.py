@@ -44,7 +44,7 @@ from .categories import FULL_MASK
 from .dice import roll_index
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
-from .position import Position
+from .position import GoalUnavailable, Position
 from .rules import Variant
 from .simulate import ByteDice, expected_play
 from .winning import (
@@ -58,15 +58,6 @@ from .winning import (
     solve_goal_after,
     win_payoff,
 )
-
-
-class GoalUnavailable(ValueError):
-    """The goal's values cannot be computed for this position (outside the exact
-    range, with no approximation available). ``field``: the parameter concerned."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
 
 
 def _free(sheet: tuple[int | None, ...]) -> int:

@@ -44,6 +44,17 @@ _SCORE_RE: Final = re.compile(r"[0-9]{1,3}")
 _DICE_RE: Final = re.compile(r"[1-6]{5}")
 
 
+class GoalUnavailable(ValueError):
+    """The goal's values cannot be computed for this position (outside the exact
+    range, with no approximation available). ``field``: the parameter concerned.
+    Defined here, beside ``PositionError``, so that what answers queries can name it
+    without importing the goal's modules (``yacht.goal`` raises it)."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+
+
 class PositionError(ValueError):
     """A position that cannot be read. ``field`` is the parameter at fault."""
 
