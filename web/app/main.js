@@ -1,10 +1,12 @@
 // The advisor page: a position and its advice, a game played along and its review.
 //
-// This module wires the others: it binds the controls to the actions (actions.js), starts the
-// worker (advisor.js), loads rules.json and reads the URL into the store (store.js); the views
-// (view-*.js) render from the store. The page is usable at once: a position can be entered while
-// the worker (Pyodide + NumPy + our package) loads, and advice follows every change.
+// This module wires the others: it binds the controls to the actions (actions.js) and gives the
+// views the handlers they call (data flows one way: views render from the store and import no
+// action), starts the worker (advisor.js), loads rules.json and reads the URL into the store
+// (store.js). The page is usable at once: a position can be entered while the worker (Pyodide +
+// NumPy + our package) loads, and advice follows every change.
 //
+// The game in progress is also kept on the device after every change (saved.js, games.js).
 // Everything lives in the URL query, rewritten with history.replaceState on every change: a
 // position in the CLI's format (yacht.position: s, d, r, v), or a game record (yacht.game: s, r,
 // v, h) from the moment an option is acted on. A link is checked by Python, so a bad one shows
@@ -34,24 +36,20 @@ import {
 } from "./actions.js";
 import { requestAdvice, requestReview, setPageState, startAdvisor } from "./advisor.js";
 import { $, drawDie, el } from "./dom.js";
+import { dropOffer, refreshGames, startGames } from "./games.js";
 import { reloadForUpdate, renderAppNote } from "./offline.js";
 import { render } from "./render.js";
-import { canScore, lastRemovable, readLocation, store } from "./store.js";
-import { initialLanguage, saveLanguage, setLanguage } from "./texts.js";
 import { setRules } from "./rules.js";
-import { markStale, renderAdvice } from "./view-advice.js";
-import { renderLoading, renderStatic } from "./view-input.js";
-import { bindReview } from "./view-review.js";
-import { bindAdvice } from "./view-advice.js";
-import { bindError } from "./view-error.js";
-import { bindInput } from "./view-input.js";
-import { bindVerdict } from "./view-verdict.js";
-import { buildGoal, renderGoal } from "./view-goal.js";
+import { canScore, historyState, lastRemovable, readLocation, store } from "./store.js";
+import { initialLanguage, saveLanguage, setLanguage, t } from "./texts.js";
+import { bindAdvice, markStale, renderAdvice } from "./view-advice.js";
 import { buildCard, closePicker } from "./view-card.js";
+import { bindError } from "./view-error.js";
+import { buildGoal, renderGoal } from "./view-goal.js";
+import { bindInput, renderLoading, renderStatic } from "./view-input.js";
 import { bindNote, clearNote, showNote } from "./view-note.js";
-import { dropOffer, refreshGames, startGames } from "./games.js";
-import { historyState } from "./store.js";
-import { t } from "./texts.js";
+import { bindReview } from "./view-review.js";
+import { bindVerdict } from "./view-verdict.js";
 
 /** What the views call (data flows one way: a view renders from the store and calls these). */
 const handlers = {
