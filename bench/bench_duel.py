@@ -26,9 +26,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.cli import DEFAULT_TABLES, _Tables, render_duel  # noqa: E402
+from yacht.cli import render_duel  # noqa: E402
 from yacht.duel import DuelResult, Memo, duel  # noqa: E402
 from yacht.goal import EXACT_FREE  # noqa: E402
+from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 from yacht.rules import VARIANTS  # noqa: E402
 
 FIELDS = ("result", "first", "predicted", "observed")
@@ -65,7 +66,7 @@ def main() -> int:
         report([dict(np.load(path)) for path in args.report], variants, EXACT_FREE)
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    tables = _Tables(DEFAULT_TABLES)
+    tables = Tables(DEFAULT_TABLES)
     rngs = {name: np.random.default_rng([args.seed, name == "strict"]) for name in variants}
     parts: dict[str, list] = {name: [] for name in variants}
     seconds = {name: np.zeros(2) for name in variants}

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "py"))
 
 from yacht.advisor import sheet_state  # noqa: E402
 from yacht.api import advise_query  # noqa: E402
-from yacht.cli import DEFAULT_TABLES, _Tables  # noqa: E402
+from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 from yacht.outcome import solve_outcome  # noqa: E402
 from yacht.rules import OFFICIAL, possible_scores  # noqa: E402
 from yacht.winning import approximate_goal, solve_goal, win_payoff  # noqa: E402
@@ -43,7 +43,7 @@ def field(sheet: tuple) -> str:
 
 
 def main() -> None:
-    tables = _Tables(DEFAULT_TABLES)
+    tables = Tables(DEFAULT_TABLES)
     tilde, spread = tables["official"].tilde, tables.spread("official")
     rng = random.Random(9)
     print("== One decision with an opponent (o=), CPython, official rules")

@@ -31,7 +31,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query
-from yacht.cli import DEFAULT_TABLES, _Tables
+from yacht.loader import DEFAULT_TABLES, Tables
 
 WORKER = "/bench-goal-worker.js"
 WORKER_SOURCE = """
@@ -155,7 +155,7 @@ def main() -> int:
         parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
     stages = positions(args.per_stage, args.seed)
     queries = [q for _, q in stages]
-    tables = _Tables(DEFAULT_TABLES)
+    tables = Tables(DEFAULT_TABLES)
     advise_query(queries[0], tables)  # warm-up: tables read, modules imported
     cpython = []
     for query in queries:

@@ -3,8 +3,9 @@
 Solves the game exactly (float64) for each variant and writes
 ``DIR/yacht-<variant>.table`` (format: ``yacht.table``), then the standard
 deviation of the future points under that play, ``DIR/yacht-<variant>.spread.table``
-(same format, ``quantity`` "sd"; see ``yacht.spread``). The output is
-byte-identical from run to run.
+(same format, ``quantity`` "sd"; see ``yacht.spread``), then the chances of
+reaching each score, ``DIR/yacht-<variant>.reach/`` (one chunk per mask; format:
+``yacht.reach_table``). The output is byte-identical from run to run.
 """
 
 import argparse
@@ -12,10 +13,12 @@ import sys
 import time
 from pathlib import Path
 
+from yacht.categories import FULL_MASK
+from yacht.reach_table import chunk_name, encode_chunk, folder_name
 from yacht.rules import VARIANTS
 from yacht.table import encode, encode_spread, file_name, spread_file_name
 
-from build_table.solve import solve, solve_spread
+from build_table.solve import solve, solve_reach, solve_spread
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "public" / "tables"
 
@@ -48,7 +51,24 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: spread solved in {time.perf_counter() - start:.2f} s, sd(empty sheet) = {sd[0, 0]:.6f}, "
             f"wrote {path} ({len(spread):,} bytes)"
         )
+        start = time.perf_counter()
+        reach = solve_reach(VARIANTS[name])
+        solved = time.perf_counter() - start
+        folder = args.out / folder_name(name)
+        folder.mkdir(exist_ok=True)
+        sizes = [_write_if_changed(folder / chunk_name(m), encode_chunk(name, m, reach[m])) for m in range(FULL_MASK)]
+        print(
+            f"{name}: reach solved in {solved:.2f} s, P(150 or more from the empty sheet) = {reach[0, 0, 150]:.6f}, "
+            f"wrote {len(sizes):,} chunks to {folder} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
+        )
     return 0
+
+
+def _write_if_changed(path: Path, data: bytes) -> int:
+    """Write ``data`` unless the file already holds it (a rebuild leaves their times alone); its size."""
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+    return len(data)
 
 
 if __name__ == "__main__":

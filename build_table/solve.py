@@ -12,10 +12,11 @@ from contextlib import nullcontext
 
 import numpy as np
 from yacht.categories import N_CATEGORIES
+from yacht.reach import empty_reach, solve_mask
 from yacht.rules import Variant, score_table
 from yacht.solver import CHUNK, empty_table, solve_chunk
 from yacht.spread import empty_moments, moments_chunk, standard_deviation
-from yacht.states import states_with_filled
+from yacht.states import POPCOUNT, states_with_filled
 
 # The solve under way in this process (inherited by forked workers): the chunk function.
 _SOLVE: dict = {}
@@ -34,18 +35,27 @@ def _shared(initial: np.ndarray, parallel: bool) -> np.ndarray:
     return table
 
 
+def _state_chunks(n_filled: int) -> list[tuple[int, int]]:
+    """The tasks of a level of the Ẽ solve: (n_filled, first state) per ``CHUNK`` states."""
+    return [(n_filled, start) for start in range(0, len(states_with_filled(n_filled)[0]), CHUNK)]
+
+
 def run_levels(
-    chunk: Callable[[int, int], None], workers: int, progress: Callable[[int, int], None] | None = None
+    chunk: Callable[[int, int], None],
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    tasks_of: Callable[[int], list[tuple[int, int]]] = _state_chunks,
 ) -> None:
-    """Call ``chunk(n_filled, start)`` for every chunk of every level, 11 filled down to 0,
-    a level's chunks spread over ``workers`` forked processes (or in this process)."""
+    """Call ``chunk(*task)`` for every task of every level (``tasks_of(n_filled)``, by
+    default ``(n_filled, start)`` per chunk of states), 11 filled down to 0, a level's
+    tasks spread over ``workers`` forked processes (or in this process)."""
     parallel = workers > 1 and can_fork()
     _SOLVE["chunk"] = chunk
     try:
         with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
             for n_filled in range(N_CATEGORIES - 1, -1, -1):
                 n_states = len(states_with_filled(n_filled)[0])
-                tasks = [(n_filled, start) for start in range(0, n_states, CHUNK)]
+                tasks = tasks_of(n_filled)
                 if pool is None:
                     for task in tasks:
                         _solve_task(task)
@@ -79,6 +89,18 @@ def solve(
     tilde = _shared(empty_table(), workers > 1 and can_fork())
     run_levels(lambda n_filled, start: solve_chunk(tilde, scores, n_filled, start), workers, progress)
     return tilde.copy()
+
+
+def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
+    """R(mask, ν, k) for every canonical reachable state: ``yacht.reach.empty_reach``'s
+    (4096, 64, width) float64, a level's masks spread over ``workers`` forked processes."""
+    reach = _shared(empty_reach(variant), workers > 1 and can_fork())
+
+    def masks(n_filled: int) -> list[tuple[int, int]]:
+        return [(n_filled, int(m)) for m in np.flatnonzero(POPCOUNT == n_filled)]
+
+    run_levels(lambda _, mask: solve_mask(reach, variant, mask), workers, tasks_of=masks)
+    return np.array(reach)
 
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import games_with_opponent, play_game, variants
 from yacht.api import advise_query, game_query, review_query
-from yacht.cli import DEFAULT_TABLES, _Tables
 from yacht.dice import roll_index
 from yacht.game import (
     GameError,
@@ -21,6 +20,7 @@ from yacht.game import (
     parse_opponent_turns,
     replay,
 )
+from yacht.loader import DEFAULT_TABLES, Tables
 from yacht.position import format_query, parse_query
 from yacht.rules import OFFICIAL, STRICT, possible_scores, score_table
 
@@ -32,9 +32,9 @@ SCRIPTED = f"{ME}&{THEM}&h=11123-23-23456k.12345j&oh=j15k30"
 
 
 @pytest.fixture(scope="module")
-def tables() -> _Tables:
+def tables() -> Tables:
     """The shipped tables with their spread tables, loaded as the CLI loads them."""
-    return _Tables(DEFAULT_TABLES)
+    return Tables(DEFAULT_TABLES)
 
 
 @settings(max_examples=60)

@@ -52,43 +52,24 @@ from dataclasses import replace
 import numpy as np
 
 from .advisor import advise
+from .loader import ReachMissing, SpreadMissing, TableMissing, Tables
 from .position import Position, PositionError, check_turn_order, format_query, parse_query
 from .table import Table
+
+__all__ = [
+    "ReachMissing",
+    "SpreadMissing",
+    "TableMissing",
+    "Tables",
+    "advise_query",
+    "distribution_query",
+    "game_query",
+    "review_query",
+]
 
 # The goal (yacht.goal and the modules it uses), the game records (yacht.game) and the review
 # (yacht.review) are imported where first used: the page's first answer, a position without a
 # goal, needs none of them, and the worker starts without them.
-
-
-class TableMissing(LookupError):
-    """The table of ``variant`` (a known rule variant) is not among the tables given."""
-
-    def __init__(self, variant: str) -> None:
-        super().__init__(f"no table loaded for the {variant} rules")
-        self.variant = variant
-
-
-class SpreadMissing(LookupError):
-    """The sd table of ``variant`` (``table.decode_spread``) is needed and not loaded."""
-
-    def __init__(self, variant: str) -> None:
-        super().__init__(f"no spread table loaded for the {variant} rules")
-        self.variant = variant
-
-
-class Tables(dict[str, Table]):
-    """Variant name → ``Table``, and in ``spreads`` variant name → sd table ((4096, 64)
-    float64, [mask, ν]), both filled by the caller as it loads them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.spreads: dict[str, np.ndarray] = {}
-
-    def spread(self, variant: str) -> np.ndarray:
-        try:
-            return self.spreads[variant]
-        except KeyError:
-            raise SpreadMissing(variant) from None
 
 
 def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
@@ -99,6 +80,13 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
         raise TableMissing(variant) from None
 
 
+def _loaders(tables: Mapping[str, Table], variant: str) -> tuple:
+    """The sd table's loader and the reach chunks' loader of ``variant``, where ``tables``
+    has them (a ``loader.Tables`` does; a plain mapping has neither: ``(None, None)``)."""
+    spread, reach = getattr(tables, "spread", None), getattr(tables, "reach", None)
+    return spread and (lambda: spread(variant)), reach and (lambda masks: reach(variant, masks))
+
+
 def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
     """The advisor's JSON for a position, with the goal's chances when it has o= or t=."""
     variant = position.variant.name
@@ -106,8 +94,8 @@ def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
     if position.opponent is not None or position.target is not None:
         from .goal import goal_advice
 
-        spread = getattr(tables, "spread", None)  # a loader of the sd table, where the tables have one
-        result = goal_advice(position, _tilde(tables, variant), result, spread and (lambda: spread(variant)))
+        spread, reach = _loaders(tables, variant)
+        result = goal_advice(position, _tilde(tables, variant), result, spread, reach=reach)
     return result
 
 
@@ -164,10 +152,8 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
 
     game = parse_game(query)
     variant = game.variant.name
-    spread = getattr(tables, "spread", None)
-    graded = review(
-        game, {variant: _tilde(tables, variant)}, spread and (lambda: spread(variant)), chances=spread is not None
-    )
+    spread, reach = _loaders(tables, variant)
+    graded = review(game, {variant: _tilde(tables, variant)}, spread, chances=spread is not None, reach=reach)
     result = graded.to_json()
     result["query"] = format_game(game)
     result["variant"] = variant

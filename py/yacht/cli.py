@@ -29,44 +29,12 @@ import numpy as np
 from .api import advise_query, review_query
 from .categories import NAMES_EN
 from .goal import APPROXIMATION
+from .loader import DEFAULT_TABLES, Tables
 from .position import PositionError
-from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+from .table import TableError
 
 if TYPE_CHECKING:
     from .duel import DuelResult
-
-DEFAULT_TABLES = Path(__file__).resolve().parents[2] / "public" / "tables"
-
-
-class _Tables(dict[str, Table]):
-    """Tables loaded from a folder on first lookup, per variant (``yacht.api`` looks up
-    the variant it parsed from the query)."""
-
-    def __init__(self, folder: Path) -> None:
-        super().__init__()
-        self.folder = folder
-        self.spreads: dict[str, np.ndarray] = {}
-
-    def __missing__(self, variant: str) -> Table:
-        path = self.folder / file_name(variant)
-        self[variant] = table = decode(_read(path, f"the {variant} table"), source=str(path), variant=variant)
-        return table
-
-    def spread(self, variant: str) -> np.ndarray:
-        """The sd table of ``variant`` (``table.decode_spread``), read on first use."""
-        if variant not in self.spreads:
-            path = self.folder / spread_file_name(variant)
-            data = _read(path, f"the {variant} spread table")
-            self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
-        return self.spreads[variant]
-
-
-def _read(path: Path, what: str) -> bytes:
-    """The bytes of a table file; a ``TableError`` naming it when it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise TableError(f"{path}: cannot read {what} ({e.strerror}); build it with `python -m build_table`") from None
 
 
 def _fmt_keep(keep: list[int]) -> str:
@@ -279,7 +247,7 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
     stdout in its place); the others are still answered and the status is 2. A
     table that cannot be loaded stops everything with status 1.
     """
-    tables = _Tables(folder)
+    tables = Tables(folder)
     status = 0
     first = True
     for query, origin in _queries(queries):
@@ -381,7 +349,7 @@ def run_duel(args: argparse.Namespace) -> int:
     from .goal import EXACT_FREE
     from .rules import VARIANTS
 
-    tables = _Tables(args.tables)
+    tables = Tables(args.tables)
     exact_free = EXACT_FREE if args.exact_free is None else args.exact_free
     for variant_name in args.variant or ["official", "strict"]:
         try:

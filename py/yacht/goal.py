@@ -40,12 +40,14 @@ from typing import Final
 import numpy as np
 
 from .advisor import advise, sheet_state
-from .categories import FULL_MASK
+from .categories import FULL_MASK, N_CATEGORIES
 from .dice import roll_index
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
+from .policy import successor
 from .position import GoalUnavailable, Position
-from .rules import Variant
+from .reach_table import Chunk, chunk_of, chunks_for
+from .rules import Variant, score_table
 from .simulate import ByteDice, expected_play
 from .winning import (
     EXACT_FREE,
@@ -175,10 +177,38 @@ def _goal_payoff(
     return (*reach_payoff(position.target, size), ("reach",), True)
 
 
-def solve_turn(position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None = None) -> GoalTurn:
-    """The goal's turn of ``position``'s sheet against its ``opponent`` (or its ``target``)."""
+Reach = Callable[[list[int]], dict[int, Chunk]]
+"""A loader of reach chunks: masks → {mask: ``reach_table.Chunk``} (``loader.Tables.reach``)."""
+
+
+def reach_after(chunks: dict[int, Chunk], variant: Variant, mask: int, nu: int, need: int) -> dict[int, np.ndarray]:
+    """Per free category of (mask, ν) (one free at least), the (252, 1) chance after scoring
+    it with each roll of reaching ``need`` more points: R(s', need − gain), exact (to the
+    chunks' 7.7e-6) whatever the number of free categories. ``chunks``: those of
+    ``reach_table.chunks_for(mask)``."""
+    scores = score_table(variant)
+    after = {}
+    for c in range(N_CATEGORIES):
+        if not mask >> c & 1:
+            _, nus, gain = successor(scores, np.array([mask]), np.array([nu]), np.full((1, 1), c))
+            after[c] = chunk_of(chunks, mask | 1 << c).at(nus[:, 0], need - gain[:, 0])[:, None]
+    return after
+
+
+def solve_turn(
+    position: Position,
+    tilde: np.ndarray,
+    spread: Callable[[], np.ndarray] | None = None,
+    reach: Reach | None = None,
+) -> GoalTurn:
+    """The goal's turn of ``position``'s sheet against its ``opponent`` (or its ``target``).
+    With a ``target`` and a ``reach`` loader, exact from any sheet: one exact turn over the
+    chances R of the next states (``reach_after``)."""
     mask, nu, sigma = sheet_state(position.sheet)
     payoff, weights, names, exact = _goal_payoff(position, tilde, spread)
+    if position.target is not None and reach is not None and mask != FULL_MASK:
+        after = reach_after(reach(chunks_for(mask)), position.variant, mask, nu, position.target - sigma)
+        return GoalTurn(root_turns([after], weights), after, weights, names, True, payoff)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
     return GoalTurn(root, after, weights, names, exact and mine_exact, payoff)
 
@@ -189,12 +219,14 @@ def goal_advice(
     advice: dict,
     spread: Callable[[], np.ndarray] | None = None,
     solved: GoalTurn | None = None,
+    reach: Reach | None = None,
 ) -> dict:
     """``advice`` (the advisor's JSON of ``position``) with the goal's values added and
     the options re-ranked (see the module docstring). ``spread``: loads the sd table
     (``table.decode_spread``), called only outside the exact range. ``solved``: this
-    turn's ``solve_turn`` of the position, when already computed. Returns a new dict."""
-    solved = solved or solve_turn(position, tilde, spread)
+    turn's ``solve_turn`` of the position, when already computed. ``reach``: loads reach
+    chunks (a ``t=`` answer is then exact from any sheet). Returns a new dict."""
+    solved = solved or solve_turn(position, tilde, spread, reach)
     names = solved.names
     result = dict(advice)
     result["exact"] = solved.exact

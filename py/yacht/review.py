@@ -31,10 +31,11 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import Option, advise
+from .advisor import Option, advise, sheet_state
 from .game import Game, Step, replay
-from .goal import APPROXIMATION, GoalTurn, goal_advice, solve_turn
+from .goal import APPROXIMATION, GoalTurn, Reach, goal_advice, solve_turn
 from .position import Position, format_query
+from .reach_table import chunks_for
 
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
@@ -209,15 +210,16 @@ class _Goals:
     """``goal_advice`` of the review's positions, one ``solve_turn`` per pair of sheets
     (or sheet and target)."""
 
-    def __init__(self, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None) -> None:
+    def __init__(self, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None, reach: Reach | None) -> None:
         self.tilde = tilde
         self.spread = spread
+        self.reach = reach
         self.turns: dict[tuple, GoalTurn] = {}
 
     def advice(self, position: Position) -> dict:
         key = (position.sheet, position.opponent, position.target)
         if key not in self.turns:
-            self.turns[key] = solve_turn(position, self.tilde, self.spread)
+            self.turns[key] = solve_turn(position, self.tilde, self.spread, self.reach)
         advice = advise(position, self.tilde).to_json()
         return goal_advice(position, self.tilde, advice, solved=self.turns[key])
 
@@ -283,15 +285,19 @@ def review(
     spread: Callable[[], np.ndarray] | None = None,
     *,
     chances: bool = True,
+    reach: Reach | None = None,
 ) -> Review:
     """Grade every decision of ``game``; ``tables`` maps variant name to its Ẽ table.
     With an opponent or a score to reach in the record and ``chances``, also by the goal's chance
     (``spread``: loads the sd table, needed outside the goal's exact range; else
-    ``goal.GoalUnavailable``)."""
+    ``goal.GoalUnavailable``; ``reach``: loads reach chunks, for an exact chance of reaching the
+    target from any sheet)."""
     steps, end = replay(game)
     tilde = tables[game.variant.name]
     has_goal = game.opponent is not None or game.target is not None
-    goals = _Goals(tilde, spread) if has_goal and chances else None
+    goals = _Goals(tilde, spread, reach if game.target is not None else None) if has_goal and chances else None
+    if goals is not None and goals.reach is not None:  # every chunk the review needs, asked for at once
+        goals.reach(sorted({m for step in steps for m in chunks_for(sheet_state(step.position.sheet)[0])}))
     series: list[Point] = []
     decisions: list[Decision] = []
     luck = 0.0

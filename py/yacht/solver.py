@@ -103,7 +103,7 @@ def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _HALVES, _ROLL_LOW, _ROLL_HIGH = _half_counts()
 
 
-def _best_upper(after: list[np.ndarray], out: np.ndarray, scratch: np.ndarray) -> None:
+def best_upper(after: list[np.ndarray], out: np.ndarray, scratch: np.ndarray) -> None:
     """max over the six upper categories of Ẽ'3 into ``out`` (252, B).
 
     For face f the value depends on the roll only through the count of f, so
@@ -132,7 +132,7 @@ def turn_end_values(
     """E3: the best Ẽ'3 over the free categories, shape ``(252, B)``.
 
     Equal to the max of ``category_values`` over the categories, computed
-    with less work: the upper categories through ``_best_upper``; a lower
+    with less work: the upper categories through ``best_upper``; a lower
     category scores 0 for most rolls, so the best zero-point lower choice is
     one (B,) row for all rolls, and each lower category then updates only
     the rolls where it scores points. ``out`` and ``scratch`` (252, B):
@@ -147,7 +147,7 @@ def turn_end_values(
     for c, (rows, _) in enumerate(lower, N_UPPER):
         if len(rows) < len(scores):
             np.maximum(zero, after[c][0], out=zero)
-    _best_upper(after, best, scratch)
+    best_upper(after, best, scratch)
     np.maximum(best, zero, out=best)
     for c, (rows, points) in enumerate(lower, N_UPPER):
         if len(rows) == len(scores):
@@ -176,12 +176,22 @@ def solve_states(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: 
         buffers = _SHARED["buffers"] = (np.empty(N_KEEPS * capacity), np.empty(N_ROLLS * capacity))
     keeps = buffers[0][: N_KEEPS * size].reshape(N_KEEPS, size)
     scratch = buffers[1][: N_ROLLS * size]
+    turn_end_values(tilde, scores, masks, nus, out=keeps[ROLL_OFFSET:], scratch=scratch.reshape(N_ROLLS, size))
+    return turn_start(keeps, scratch)
+
+
+def turn_start(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """The value before the first roll, (B,), from the values after the third roll in the
+    roll rows of ``keeps`` (462, B): rolls 2 and 1 backwards (reroll, then the best
+    sub-keep), then the mean over the first roll. Works in place in ``keeps`` and
+    ``scratch`` (flat float64, at least 252 × B); every column on its own, so any
+    quantity the same operators apply to (Ẽ, a chance) can use it."""
+    size = keeps.shape[1]
     rolls = keeps[ROLL_OFFSET:]
-    turn_end_values(tilde, scores, masks, nus, out=rolls, scratch=scratch.reshape(N_ROLLS, size))
     for _ in range(2):  # roll 2, then roll 1: E_k from E_{k+1}
         reroll_expectation(keeps, scratch)
         best_subkeep(keeps, scratch)
-    weighted = np.multiply(rolls, ROLL_PROBABILITY[:, None], out=scratch.reshape(N_ROLLS, size))
+    weighted = np.multiply(rolls, ROLL_PROBABILITY[:, None], out=scratch[: N_ROLLS * size].reshape(N_ROLLS, size))
     return weighted.sum(axis=0)
 
 

@@ -175,9 +175,7 @@ def encode(variant: str, tilde: np.ndarray, quantity: str | None = None) -> byte
     }
     if quantity is not None:
         header["quantity"] = quantity
-    header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-    body = MAGIC + bytes(VERSION) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
-    return body + hashlib.sha256(body).digest()
+    return container(MAGIC, VERSION, header, payload)
 
 
 def decode(data: bytes, *, source: str = "table", variant: str | None = None, quantity: str | None = None) -> Table:
@@ -189,26 +187,11 @@ def decode(data: bytes, *, source: str = "table", variant: str | None = None, qu
     and the bonus could still score) are checked. Raises ``TableError`` naming
     ``source`` and the fault.
     """
-    fixed = len(MAGIC) + 2 + 4
-    if len(data) < len(MAGIC) or data[: len(MAGIC)] != MAGIC:
-        raise TableError(f"{source}: not a Yacht table file (bad magic bytes)")
-    if len(data) < fixed + _DIGEST_SIZE:
-        raise TableError(f"{source}: truncated ({len(data)} bytes)")
-    major, minor = data[len(MAGIC)], data[len(MAGIC) + 1]
-    if major != VERSION[0]:
-        raise TableError(f"{source}: format version {major}.{minor} is not supported (this reader: {VERSION[0]}.x)")
-    body, digest = data[:-_DIGEST_SIZE], data[-_DIGEST_SIZE:]
-    if hashlib.sha256(body).digest() != digest:
-        raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
-    (header_len,) = struct.unpack("<I", data[len(MAGIC) + 2 : fixed])
-    if header_len > MAX_HEADER_SIZE:
-        raise TableError(f"{source}: header length {header_len} is over the limit of {MAX_HEADER_SIZE} bytes")
-    if len(body) < fixed + header_len:
-        raise TableError(f"{source}: header length {header_len} runs past the end of the file")
-    header_variant, scale = _read_header(data[fixed : fixed + header_len], source, quantity)
+    raw_header, payload = open_container(data, source, MAGIC, VERSION)
+    header_variant, scale = _read_header(raw_header, source, quantity)
     if variant is not None and header_variant != variant:
         raise TableError(f"{source}: holds the {header_variant} table, expected {variant}")
-    deltas = _inflate(body[fixed + header_len :], source)
+    deltas = _inflate(payload, source)
     column_lengths, permutation, row_lengths, flat = _decode_plan()
     along_masks = _segmented_cumsum(deltas.astype(np.int64), column_lengths)
     quantized = _segmented_cumsum(along_masks[permutation], row_lengths)
@@ -227,18 +210,56 @@ def decode(data: bytes, *, source: str = "table", variant: str | None = None, qu
     return Table(variant=header_variant, tilde=tilde)
 
 
-def _read_header(raw: bytes, source: str, quantity: str | None = None) -> tuple[str, int]:
-    """The header's (variant, scale), after checking every field's type and value."""
+def container(magic: bytes, version: tuple[int, int], header: dict, payload: bytes) -> bytes:
+    """A file of this module's container: magic, version, header length, the header (JSON,
+    keys sorted, compact), the payload, then the SHA-256 of all that."""
+    header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    body = magic + bytes(version) + struct.pack("<I", len(header_bytes)) + header_bytes + payload
+    return body + hashlib.sha256(body).digest()
+
+
+def open_container(data: bytes, source: str, magic: bytes, version: tuple[int, int]) -> tuple[bytes, bytes]:
+    """The raw header and the payload of a ``container`` file, after checking its magic,
+    major version, checksum and header length; ``TableError`` naming ``source`` if not."""
+    fixed = len(magic) + 2 + 4
+    if len(data) < len(magic) or data[: len(magic)] != magic:
+        raise TableError(f"{source}: not a Yacht table file (bad magic bytes)")
+    if len(data) < fixed + _DIGEST_SIZE:
+        raise TableError(f"{source}: truncated ({len(data)} bytes)")
+    major, minor = data[len(magic)], data[len(magic) + 1]
+    if major != version[0]:
+        raise TableError(f"{source}: format version {major}.{minor} is not supported (this reader: {version[0]}.x)")
+    body, digest = data[:-_DIGEST_SIZE], data[-_DIGEST_SIZE:]
+    if hashlib.sha256(body).digest() != digest:
+        raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
+    (header_len,) = struct.unpack("<I", data[len(magic) + 2 : fixed])
+    if header_len > MAX_HEADER_SIZE:
+        raise TableError(f"{source}: header length {header_len} is over the limit of {MAX_HEADER_SIZE} bytes")
+    if len(body) < fixed + header_len:
+        raise TableError(f"{source}: header length {header_len} runs past the end of the file")
+    return data[fixed : fixed + header_len], body[fixed + header_len :]
+
+
+def read_header(raw: bytes, source: str, fields: tuple[tuple[str, type], ...]) -> dict:
+    """The header as a dict, after checking that it is a JSON object whose ``fields`` (name,
+    type) have exactly that JSON type (a JSON true is not the integer 1)."""
     try:
         header = json.loads(raw.decode())
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise TableError(f"{source}: unreadable header ({type(e).__name__}: {str(e)[:80]})") from None
     if not isinstance(header, dict):
         raise TableError(f"{source}: header is not a JSON object")
-    for key, kind in (("variant", str), ("layout", str), ("encoding", str), ("scale", int), ("count", int)):
+    for key, kind in fields:
         value = header.get(key)
         if type(value) is not kind:  # exact: a JSON true is not the integer 1
             raise TableError(f"{source}: header {key} is {_shown(value)}, expected a JSON {kind.__name__}")
+    return header
+
+
+def _read_header(raw: bytes, source: str, quantity: str | None = None) -> tuple[str, int]:
+    """The header's (variant, scale), after checking every field's type and value."""
+    fields = (("variant", str), ("layout", str), ("encoding", str), ("scale", int), ("count", int))
+    header = read_header(raw, source, fields)
     expected = {"layout": LAYOUT, "encoding": ENCODING, "count": STORED_COUNT}
     for key, value in expected.items():
         if header[key] != value:
@@ -261,7 +282,12 @@ def _shown(value: object) -> str:
 
 def _inflate(payload: bytes, source: str) -> np.ndarray:
     """The payload's int32 deltas, inflating no more than the ``4 × count`` bytes promised."""
-    expected = 4 * STORED_COUNT
+    shuffled = inflate(payload, 4 * STORED_COUNT, source)
+    return np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
+
+
+def inflate(payload: bytes, expected: int, source: str) -> bytes:
+    """A zlib stream that must hold exactly ``expected`` bytes, inflating no more than that."""
     inflater = zlib.decompressobj()
     try:
         shuffled = inflater.decompress(payload, expected)
@@ -275,7 +301,7 @@ def _inflate(payload: bytes, source: str) -> np.ndarray:
         raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {expected}")
     if inflater.unused_data:
         raise TableError(f"{source}: {len(inflater.unused_data)} bytes follow the payload")
-    return np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
+    return shuffled
 
 
 @cache

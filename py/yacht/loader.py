@@ -1,0 +1,95 @@
+"""The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``)
+and the reach chunks (``reach_table``), for the CLI, the worker and the benchmarks.
+
+``Tables(folder)`` reads the files of ``build_table``'s output folder on first
+use, each once. ``Tables()`` holds only what its caller put in (the worker:
+``tables[variant] = Table``, ``tables.spreads[variant] = sd``,
+``tables.chunks[variant, mask] = Chunk``) and raises, for what is not there,
+``TableMissing``, ``SpreadMissing`` or ``ReachMissing`` naming the variant (and
+the masks), so that the caller fetches the files and asks again. A file that is
+missing or damaged in a folder raises ``table.TableError`` naming it.
+"""
+
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from .reach_table import Chunk, chunk_name, decode_chunk, folder_name
+from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+
+DEFAULT_TABLES: Final = Path(__file__).resolve().parents[2] / "public" / "tables"
+"""``build_table``'s output folder in this checkout (the CLI also honours ``$YACHT_TABLES``)."""
+
+
+class TableMissing(LookupError):
+    """The table of ``variant`` (a known rule variant) is not among the tables given."""
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(f"no table loaded for the {variant} rules")
+        self.variant = variant
+
+
+class SpreadMissing(LookupError):
+    """The sd table of ``variant`` (``table.decode_spread``) is needed and not loaded."""
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(f"no spread table loaded for the {variant} rules")
+        self.variant = variant
+
+
+class ReachMissing(LookupError):
+    """The reach chunks of ``variant``'s ``masks`` (a list of ints) are needed and not loaded."""
+
+    def __init__(self, variant: str, masks: list[int]) -> None:
+        super().__init__(f"no reach chunks loaded for the {variant} rules, masks {masks}")
+        self.variant = variant
+        self.masks = masks
+
+
+class Tables(dict[str, Table]):
+    """Variant name → ``Table``; ``spreads``: variant → sd (4096, 64) float64 [mask, ν];
+    ``chunks``: (variant, mask) → ``reach_table.Chunk``. With a ``folder``, each is read
+    from it on first use; without, the caller fills them (see the module docstring)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        super().__init__()
+        self.folder = folder
+        self.spreads: dict[str, np.ndarray] = {}
+        self.chunks: dict[tuple[str, int], Chunk] = {}
+
+    def __missing__(self, variant: str) -> Table:
+        if self.folder is None:
+            raise KeyError(variant)
+        path = self.folder / file_name(variant)
+        self[variant] = table = decode(_read(path, f"the {variant} table"), source=str(path), variant=variant)
+        return table
+
+    def spread(self, variant: str) -> np.ndarray:
+        """The sd table of ``variant``."""
+        if variant not in self.spreads:
+            if self.folder is None:
+                raise SpreadMissing(variant)
+            path = self.folder / spread_file_name(variant)
+            data = _read(path, f"the {variant} spread table")
+            self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
+        return self.spreads[variant]
+
+    def reach(self, variant: str, masks: list[int]) -> dict[int, Chunk]:
+        """The reach chunks of ``variant``'s ``masks``, by mask."""
+        missing = [m for m in masks if (variant, m) not in self.chunks]
+        if missing and self.folder is None:
+            raise ReachMissing(variant, missing)
+        for mask in missing:
+            path = self.folder / folder_name(variant) / chunk_name(mask)
+            data = _read(path, f"the {variant} reach chunk of mask {mask}")
+            self.chunks[variant, mask] = decode_chunk(data, variant=variant, mask=mask, source=str(path))
+        return {m: self.chunks[variant, m] for m in masks}
+
+
+def _read(path: Path, what: str) -> bytes:
+    """The bytes of a table file; a ``TableError`` naming it when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise TableError(f"{path}: cannot read {what} ({e.strerror}); build it with `python -m build_table`") from None
