@@ -56,19 +56,12 @@ def main(argv: list[str] | None = None) -> int:
         solved = time.perf_counter() - start
         folder = args.out / folder_name(name)
         folder.mkdir(exist_ok=True)
-        sizes = [_write_if_changed(folder / chunk_name(m), encode_chunk(name, m, reach[m])) for m in range(FULL_MASK)]
+        sizes = [(folder / chunk_name(m)).write_bytes(encode_chunk(name, m, reach[m])) for m in range(FULL_MASK)]
         print(
             f"{name}: reach solved in {solved:.2f} s, P(150 or more from the empty sheet) = {reach[0, 0, 150]:.6f}, "
             f"wrote {len(sizes):,} chunks to {folder} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
         )
     return 0
-
-
-def _write_if_changed(path: Path, data: bytes) -> int:
-    """Write ``data`` unless the file already holds it (a rebuild leaves their times alone); its size."""
-    if not path.exists() or path.read_bytes() != data:
-        path.write_bytes(data)
-    return len(data)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,11 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
 6. ``public/build.json``: the URLs of the wheel, the tables and the spread
    tables (``spreads``: the worker loads one only when a goal needs it; the
    service worker caches it then, it is not precached), each with a content
-   hash in the query, so no stale copy is ever used, and the Pyodide
-   version, so the JavaScript names no version or file itself.
+   hash in the query, so no stale copy is ever used; the folders of the
+   reach chunks (``reach``: the worker fetches the chunks a ``t=`` answer
+   needs, the service worker keeps each; a hash of them all goes in each
+   chunk's query); and the Pyodide version, so the JavaScript names no
+   version or file itself.
 7. The app's icons (``web/icons.py``: ``icon.svg``, ``icon-192.png``,
    ``icon-512.png``, ``icon-maskable-512.png``) and its web app manifest
    ``manifest.webmanifest``, so a phone can install the page.
@@ -79,12 +82,15 @@ sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as
 import icons  # noqa: E402  (web/icons.py, next to this file)
 from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
+from yacht.reach_table import chunk_name  # noqa: E402
+from yacht.reach_table import folder_name as reach_folder_name  # noqa: E402
 from yacht.table import file_name, spread_file_name  # noqa: E402
 
 WEB_FILES: Final = (
     "index.html",
     "worker.js",
     "worker-load.js",
+    "worker-tables.js",
     "snapshot.js",
     "style.css",
     "sw.js",
@@ -442,6 +448,28 @@ def table_entries(name: Callable[[str], str]) -> dict:
     return entries
 
 
+def reach_entries() -> dict:
+    """variant → {url (the folder, ending in /), hash, chunks, bytes} of its reach chunks (from
+    build_table): the worker fetches ``url + name + "?h=" + hash``, the hash being of every chunk's
+    bytes, so no stale chunk is ever used."""
+    entries = {}
+    for variant in sorted(rules.VARIANTS):
+        folder = PUBLIC / "tables" / reach_folder_name(variant)
+        paths = [folder / chunk_name(mask) for mask in range(categories.FULL_MASK)]
+        digest = hashlib.sha256()
+        for path in paths:
+            if not path.is_file():
+                raise BuildError(f"{path.relative_to(ROOT)} is missing: run `.venv/bin/python -m build_table` first")
+            digest.update(path.read_bytes())
+        entries[variant] = {
+            "url": f"{folder.relative_to(PUBLIC).as_posix()}/",
+            "hash": digest.hexdigest()[:16],
+            "chunks": len(paths),
+            "bytes": sum(path.stat().st_size for path in paths),
+        }
+    return entries
+
+
 def build_json(pyodide_version: str, wheel_name: str) -> dict:
     tables = table_entries(file_name)
     spreads = table_entries(spread_file_name)
@@ -452,6 +480,7 @@ def build_json(pyodide_version: str, wheel_name: str) -> dict:
         "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
         "tables": tables,
         "spreads": spreads,
+        "reach": reach_entries(),
     }
 
 
@@ -506,6 +535,7 @@ PRECACHE_FILE: Final = "precache.js"
 PAGE_FILES: Final = (
     "worker.js",
     "worker-load.js",
+    "worker-tables.js",
     "snapshot.js",
     "style.css",
     "rules.json",

@@ -1,5 +1,5 @@
 // The advisor's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant (and
-// its spread table, once a goal needs it).
+// its spread table and reach chunks, once a goal needs them: worker-tables.js).
 //
 // Started by the page at load as a module worker. Loading starts at once: the runtime
 // (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
@@ -25,6 +25,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { PRE_IMPORTS, discardSnapshot, readSnapshot, saveSnapshot } from "./snapshot.js";
 import { altered, failingOnWasmErrors, fetchBytes, fetchOk, fileOf, here, LoadError, step } from "./worker-load.js";
+import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
 
@@ -160,6 +161,7 @@ const advisor = (async () => {
       PositionError: pyodide.pyimport("yacht.position").PositionError,
       TableMissing: pyodide.pyimport("yacht.api").TableMissing,
       SpreadMissing: pyodide.pyimport("yacht.api").SpreadMissing,
+      ReachMissing: pyodide.pyimport("yacht.api").ReachMissing,
       GoalUnavailable: pyodide.pyimport("yacht.position").GoalUnavailable,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
@@ -176,87 +178,29 @@ advisor
   .then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken))
   .then(() => (snapshotTaken = null), () => {});
 
-/** variant -> Promise that resolves once its table is decoded into advisor.tables. */
-const tables = new Map();
+const { tables, loadTable, loadSpread, loadReach } = tableLoaders(build, advisor);
 
-function loadTable(variant) {
-  if (!tables.has(variant)) {
-    const bytes = build.then((b) => {
-      if (!Object.hasOwn(b.tables, variant)) throw new LoadError("table", `build.json lists no table for ${variant}`);
-      return fetchBytes(here(b.tables[variant].url), "table");
-    });
-    bytes.catch(() => {});
-    const loaded = (async () => {
-      const py = await advisor;
-      await step("table", { variant }, async () => {
-        const data = py.builtins.bytes(await bytes);
-        try {
-          const table = py.table.decode.callKwargs(data, { source: `the ${variant} table`, variant });
-          py.tables.set(variant, table);
-          table.destroy();
-        } catch (error) {
-          throw new LoadError("table", pythonMessage(py, error));
-        } finally {
-          data.destroy();
-        }
-      });
-    })();
-    loaded.catch(() => {}); // reported where it is awaited
-    tables.set(variant, loaded);
-  }
-  return tables.get(variant);
-}
-
-/** The message of the Python exception that `error` carries (str(exc), without the traceback). */
-function pythonMessage(py, error) {
-  if (error?.type === undefined) return String(error?.message ?? error);
-  const exc = py.sys.last_exc;
-  try {
-    return exc ? exc.toString() : error.message;
-  } finally {
-    exc?.destroy();
-  }
-}
-
-/** variant -> Promise that resolves once its spread table is decoded into advisor.tables.spreads:
- * fetched only when a goal (o= or t=) outside the exact range needs it. */
-const spreads = new Map();
-
-function loadSpread(variant) {
-  if (!spreads.has(variant)) {
-    const loaded = (async () => {
-      const b = await build;
-      if (!Object.hasOwn(b.spreads ?? {}, variant)) {
-        throw new LoadError("table", `build.json lists no spread table for ${variant}`);
-      }
-      const bytes = await fetchBytes(here(b.spreads[variant].url), "table");
-      const py = await advisor;
-      const data = py.builtins.bytes(bytes);
-      const held = py.tables.spreads;
-      try {
-        const sd = py.table.decode_spread.callKwargs(data, { source: `the ${variant} spread table`, variant });
-        held.set(variant, sd);
-        sd.destroy();
-      } catch (error) {
-        throw new LoadError("table", pythonMessage(py, error));
-      } finally {
-        held.destroy();
-        data.destroy();
-      }
-    })();
-    loaded.catch(() => {}); // reported where it is awaited
-    spreads.set(variant, loaded);
-  }
-  return spreads.get(variant);
-}
-
-/** What yacht.api asked for and did not find: a table (yacht.api.TableMissing) or a spread table
- * (yacht.api.SpreadMissing) of `variant`; `load` loads it. */
+/** What yacht.api asked for and did not find (yacht.api.TableMissing, SpreadMissing or
+ * ReachMissing): `key` names it, `load()` loads it. */
 class Missing {
-  constructor(load, variant) {
+  constructor(key, load) {
+    this.key = key;
     this.load = load;
-    this.variant = variant;
   }
+}
+
+/** The Missing of a Python exception `exc` that is one, else null. */
+function missing(py, exc) {
+  const variant = exc.variant;
+  if (py.builtins.isinstance(exc, py.TableMissing)) return new Missing(`table ${variant}`, () => loadTable(variant));
+  if (py.builtins.isinstance(exc, py.SpreadMissing)) return new Missing(`spread ${variant}`, () => loadSpread(variant));
+  if (py.builtins.isinstance(exc, py.ReachMissing)) {
+    const proxies = [exc.masks, exc.names];
+    const [masks, names] = proxies.map((list) => list.toJs());
+    proxies.forEach((list) => list.destroy());
+    return new Missing(`reach ${variant} ${masks}`, () => loadReach(variant, masks, names));
+  }
+  return null;
 }
 
 /** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
@@ -271,8 +215,8 @@ function callPython(py, call) {
         if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
           throw { kind: "position", field: exc.field, message: exc.toString() };
         }
-        if (exc && py.builtins.isinstance(exc, py.TableMissing)) throw new Missing(loadTable, exc.variant);
-        if (exc && py.builtins.isinstance(exc, py.SpreadMissing)) throw new Missing(loadSpread, exc.variant);
+        const lacking = exc && missing(py, exc);
+        if (lacking) throw lacking;
       } finally {
         exc?.destroy();
       }
@@ -295,14 +239,16 @@ async function answer(name, query) {
         result.destroy();
       }
     });
-  for (let loads = 0; ; loads++) {
+  const loaded = new Set();
+  for (;;) {
     try {
       return call();
     } catch (error) {
       if (!(error instanceof Missing)) throw error;
-      // At most the table and the spread table: a file still missing once loaded is a bug.
-      if (loads === 2) throw { kind: "internal", message: `still missing once loaded: ${error.variant}` };
-      await error.load(error.variant);
+      // The table, the spread table, the reach chunks: each once; still missing once loaded is a bug.
+      if (loaded.has(error.key)) throw { kind: "internal", message: `still missing once loaded: ${error.key}` };
+      loaded.add(error.key);
+      await error.load();
     }
   }
 }

@@ -4,7 +4,7 @@ and the reach chunks (``reach_table``), for the CLI, the worker and the benchmar
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
 ``tables[variant] = Table``, ``tables.spreads[variant] = sd``,
-``tables.chunks[variant, mask] = Chunk``) and raises, for what is not there,
+``tables.add_chunk(variant, mask, data)``) and raises, for what is not there,
 ``TableMissing``, ``SpreadMissing`` or ``ReachMissing`` naming the variant (and
 the masks), so that the caller fetches the files and asks again. A file that is
 missing or damaged in a folder raises ``table.TableError`` naming it.
@@ -45,6 +45,8 @@ class ReachMissing(LookupError):
         super().__init__(f"no reach chunks loaded for the {variant} rules, masks {masks}")
         self.variant = variant
         self.masks = masks
+        self.names = [chunk_name(m) for m in masks]
+        """Their file names in the variant's folder (``reach_table.folder_name``)."""
 
 
 class Tables(dict[str, Table]):
@@ -85,6 +87,13 @@ class Tables(dict[str, Table]):
             data = _read(path, f"the {variant} reach chunk of mask {mask}")
             self.chunks[variant, mask] = decode_chunk(data, variant=variant, mask=mask, source=str(path))
         return {m: self.chunks[variant, m] for m in masks}
+
+
+    def add_chunk(self, variant: str, mask: int, data: bytes) -> None:
+        """Decode (``reach_table.decode_chunk``, ``TableError`` if damaged) and keep a chunk
+        file's bytes: how a caller without a folder fills ``chunks``."""
+        source = f"the {variant} reach chunk {chunk_name(mask)}"
+        self.chunks[variant, mask] = decode_chunk(data, variant=variant, mask=mask, source=source)
 
 
 def _read(path: Path, what: str) -> bytes:

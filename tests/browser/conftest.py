@@ -27,8 +27,6 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 from yacht.api import Tables, advise_query
-from yacht.rules import VARIANTS
-from yacht.table import decode, decode_spread, file_name, spread_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "web"))
@@ -250,13 +248,8 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
 
 @pytest.fixture(scope="session")
 def tables() -> Tables:
-    """The tables and spread tables the page serves, decoded by CPython."""
-    loaded = Tables()
-    for v in VARIANTS:
-        loaded[v] = decode((PUBLIC / "tables" / file_name(v)).read_bytes(), source=file_name(v), variant=v)
-        spread = PUBLIC / "tables" / spread_file_name(v)
-        loaded.spreads[v] = decode_spread(spread.read_bytes(), source=spread.name, variant=v)
-    return loaded
+    """The tables, spread tables and reach chunks the page serves, read by CPython's loader."""
+    return Tables(PUBLIC / "tables")
 
 
 @pytest.fixture(scope="session")

@@ -7,10 +7,13 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from yacht.advisor import sheet_state
 from yacht.api import distribution_query, review_query
 from yacht.game import parse_game, replay
-from yacht.position import format_query
+from yacht.position import format_query, parse_query
+from yacht.reach_table import chunk_name, chunks_for, folder_name
 
+from .conftest import PUBLIC
 from .page_helpers import TOLERANCE, control, open_page, set_opponent_cell, url_query, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -132,15 +135,32 @@ def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: 
     assert shown(page)[0]["win"] is None
 
 
-def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it(page: Page, server, cpython) -> None:
+def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it_exactly_from_the_chunks_it_needs(
+    page: Page, server, cpython
+) -> None:
+    """Seven free categories: the chance is exact (one turn over R), from the reach chunks of the
+    seven masks after this one, fetched only once a target is set; no spread table."""
+    server.requested.clear()
+    open_page(page, server, MID_GAME)
+    wait_for_advice(page, MID_GAME)
+    assert not [p for p in server.requested if ".reach/" in p]  # no target: no chunk
     open_page(page, server, TARGET)
     wait_for_advice(page, TARGET)
     expected = cpython(TARGET)
+    assert expected["exact"] is True
     assert_same_chances(page, expected)
     reach = expected["options"][0]["reach"]
-    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).to_contain_text(
-        f"Chance of reaching 200: ≈ {100 * reach:.1f} %"
+    expect(page.get_by_test_id("verdict").locator(".verdict-chance")).to_have_text(
+        f"Chance of reaching 200: {100 * reach:.1f} %"
     )
+    mask = sheet_state(parse_query(TARGET).sheet)[0]
+    wanted = {f"/tables/{folder_name('official')}/{chunk_name(m)}" for m in chunks_for(mask)}
+    fetched = [p for p in server.requested if ".reach/" in p]
+    assert sorted(fetched) == sorted(wanted)  # each once, and only those
+    assert not [p for p in server.requested if ".spread.table" in p]
+    size = sum((PUBLIC / p.lstrip("/")).stat().st_size for p in fetched)
+    print(f"a first t= answer at 7 free fetched {len(fetched)} chunks, {size:,} bytes")
+    assert size <= 150_000
     page.locator("#target").fill("150")
     page.locator("#target").press("Enter")
     wait_for_advice(page, f"{MID_GAME}&t=150")
@@ -320,3 +340,21 @@ def test_a_round_with_an_opponent_takes_at_most_eight_taps(make_context, server)
     expect(page).to_have_url(re.compile(r"&oh=e20l50$"))
     print(f"taps for one round with an opponent: {taps}")
     assert taps <= 8
+
+
+def test_the_reach_chunks_of_a_target_are_kept_for_offline_use(make_context, server, cpython) -> None:
+    """Once a target's answer has loaded, the service worker keeps its chunks: offline, a reload
+    answers it again (exactly) with nothing asked of the network."""
+    context = make_context(service_workers="allow")
+    page = context.new_page()
+    open_page(page, server, MID_GAME)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_page(page, server, TARGET)
+    wait_for_advice(page, TARGET)
+    context.set_offline(True)
+    server.requested.clear()
+    page.reload()
+    wait_for_advice(page, TARGET)
+    assert_same_chances(page, cpython(TARGET))
+    assert [p for p in server.requested if p not in ("/sw.js", "/precache.js")] == []
+    context.close()

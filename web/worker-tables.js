@@ -1,0 +1,113 @@
+// The worker's tables (web/worker.js uses them): each rule variant's table (fetched at start), its
+// spread table and its reach chunks (fetched only when a goal needs them), put into the Python
+// loader yacht.loader.Tables as they arrive. The service worker keeps the spread tables and the
+// chunks once fetched; build.json names every file with a content hash in its query.
+
+import { fetchBytes, here, LoadError, step } from "./worker-load.js";
+
+/** The message of the Python exception that `error` carries (str(exc), without the traceback). */
+export function pythonMessage(py, error) {
+  if (error?.type === undefined) return String(error?.message ?? error);
+  const exc = py.sys.last_exc;
+  try {
+    return exc ? exc.toString() : error.message;
+  } finally {
+    exc?.destroy();
+  }
+}
+
+/** The loaders of one worker: `build` resolves to build.json, `advisor` to the package's handles
+ * (`py`: builtins, table, tables, sys). Each file is fetched once; a reach chunk that failed to
+ * load is asked for again by the next answer that needs it (a phone's network comes back). */
+export function tableLoaders(build, advisor) {
+  /** variant -> Promise that resolves once its table is decoded into py.tables. */
+  const tables = new Map();
+  /** variant -> Promise that resolves once its spread table is decoded into py.tables.spreads. */
+  const spreads = new Map();
+  /** "variant/mask" -> Promise that resolves once that reach chunk is in py.tables.chunks. */
+  const chunks = new Map();
+
+  /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step. */
+  async function decodeInto(bytes, decode) {
+    const py = await advisor;
+    const data = py.builtins.bytes(bytes);
+    try {
+      decode(py, data);
+    } catch (error) {
+      throw new LoadError("table", pythonMessage(py, error));
+    } finally {
+      data.destroy();
+    }
+  }
+
+  /** The entry of `variant` in build.json's `field` (tables, spreads, reach). */
+  async function entry(field, variant, what) {
+    const b = await build;
+    if (!Object.hasOwn(b[field] ?? {}, variant))
+      throw new LoadError("table", `build.json lists no ${what} for ${variant}`);
+    return b[field][variant];
+  }
+
+  function loadTable(variant) {
+    if (!tables.has(variant)) {
+      const bytes = entry("tables", variant, "table").then((e) => fetchBytes(here(e.url), "table"));
+      bytes.catch(() => {});
+      const loaded = (async () => {
+        await advisor;
+        await step("table", { variant }, async () =>
+          decodeInto(await bytes, (py, data) => {
+            const table = py.table.decode.callKwargs(data, { source: `the ${variant} table`, variant });
+            py.tables.set(variant, table);
+            table.destroy();
+          }),
+        );
+      })();
+      loaded.catch(() => {}); // reported where it is awaited
+      tables.set(variant, loaded);
+    }
+    return tables.get(variant);
+  }
+
+  function loadSpread(variant) {
+    if (!spreads.has(variant)) {
+      const loaded = (async () => {
+        const e = await entry("spreads", variant, "spread table");
+        await decodeInto(await fetchBytes(here(e.url), "table"), (py, data) => {
+          const held = py.tables.spreads;
+          try {
+            const sd = py.table.decode_spread.callKwargs(data, { source: `the ${variant} spread table`, variant });
+            held.set(variant, sd);
+            sd.destroy();
+          } finally {
+            held.destroy();
+          }
+        });
+      })();
+      loaded.catch(() => {}); // reported where it is awaited
+      spreads.set(variant, loaded);
+    }
+    return spreads.get(variant);
+  }
+
+  /** The reach chunks of `variant`'s `masks` (their file `names`, from yacht.api.ReachMissing),
+   * fetched in parallel. */
+  function loadReach(variant, masks, names) {
+    return Promise.all(
+      masks.map((mask, i) => {
+        const key = `${variant}/${mask}`;
+        if (!chunks.has(key)) {
+          const loaded = (async () => {
+            const e = await entry("reach", variant, "reach chunks");
+            const bytes = await fetchBytes(here(`${e.url}${names[i]}?h=${e.hash}`), "table");
+            await decodeInto(bytes, (py, data) => py.tables.add_chunk(variant, mask, data));
+          })();
+          loaded.catch(() => chunks.delete(key)); // asked for again next time
+          chunks.set(key, loaded);
+        }
+        return chunks.get(key);
+      }),
+    );
+  }
+
+  return { tables, loadTable, loadSpread, loadReach };
+}
