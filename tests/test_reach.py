@@ -11,7 +11,7 @@ from yacht.advisor import advise, sheet_state
 from yacht.categories import FULL_MASK, N_CATEGORIES
 from yacht.goal import goal_advice
 from yacht.loader import DEFAULT_TABLES, ReachMissing, Tables
-from yacht.outcome import max_future
+from yacht.outcome import max_future, solve_outcome
 from yacht.position import Position, parse_query
 from yacht.reach import canonical_states, empty_reach, lookup, solve_mask
 from yacht.reach_table import (
@@ -26,7 +26,7 @@ from yacht.reach_table import (
 )
 from yacht.rules import OFFICIAL, STRICT, VARIANTS
 from yacht.table import TableError, container
-from yacht.winning import option_values, reach_payoff, solve_goal
+from yacht.winning import option_values, reach_payoff, solve_goal, win_payoff
 
 HALF_STEP = 0.5 / SCALE + 1e-12
 
@@ -208,3 +208,31 @@ def test_a_target_answer_is_exact_from_any_sheet_every_option_within_1e_4_of_the
         keep = tuple(option["keep"]) if "keep" in option else None
         key = (keep, option["category"] if keep is None or len(keep) == 5 else None)
         assert abs(option["reach"] - exact[key]) <= 1e-4, option
+
+
+@pytest.mark.parametrize("variant", [OFFICIAL, STRICT], ids=lambda v: v.name)
+def test_the_win_chance_lies_between_best_average_play_and_the_reach_bound(variant):
+    """On random sheets (mine 2–4 free, theirs 1–4): E[u(F)] under the best-average play's exact
+    law ≤ the exact win + draw/2 (the goal DP) ≤ Σ_y P(Y = y)·(R(y − σ) + R(y + 1 − σ))/2, R
+    from the shipped chunks (the bound each target played for itself gives)."""
+    tables = Tables(DEFAULT_TABLES)
+    tilde = tables[variant.name].tilde
+    rng = np.random.default_rng(11)
+    for _ in range(6):
+        mine = random_sheet(rng, variant, int(rng.integers(2, 5)))
+        theirs = random_sheet(rng, variant, int(rng.integers(1, 5)))
+        mask, nu, sigma = sheet_state(mine)
+        opponent = solve_outcome(tilde, variant, *sheet_state(theirs))
+        opponent = opponent.final(opponent.root.start[0])
+        size = sigma + max_future(variant, mask, nu) + 2
+        payoff, weights = win_payoff(opponent, size)
+        utility = payoff @ weights
+        root, _ = solve_goal(tilde, variant, mask, nu, sigma, payoff, weights)
+        exact = float(root.start[0] @ weights)
+        law = solve_outcome(tilde, variant, mask, nu, sigma)
+        law = law.final(law.root.start[0])
+        lower = float(law.points @ utility[sigma : sigma + len(law.points)])
+        chunk = tables.reach(variant.name, [mask])[mask]
+        ys = opponent.score + np.arange(len(opponent.points))
+        upper = float(opponent.points @ (chunk.at(nu, ys - sigma) + chunk.at(nu, ys + 1 - sigma)) / 2)
+        assert lower <= exact + 1e-9 and exact <= upper + 1e-4, (mine, theirs, lower, exact, upper)
