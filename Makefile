@@ -9,7 +9,8 @@ PORT ?= 8000
 CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
 	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table \
-	public/tables/yacht-official.reach/ffe.chunk public/tables/yacht-strict.reach/ffe.chunk
+	public/tables/yacht-official.reach/ffe.chunk public/tables/yacht-strict.reach/ffe.chunk \
+	public/tables/yacht-official.law/ffe.chunk public/tables/yacht-strict.law/ffe.chunk
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 # Games per variant of the duel in `make bench` (about 0.06 s of CPU a game).
 DUEL_GAMES ?= 1000

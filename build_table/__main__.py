@@ -4,7 +4,8 @@ Solves the game exactly (float64) for each variant and writes
 ``DIR/yacht-<variant>.table`` (format: ``yacht.table``), then the standard
 deviation of the future points under that play, ``DIR/yacht-<variant>.spread.table``
 (same format, ``quantity`` "sd"; see ``yacht.spread``), then the chances of
-reaching each score, ``DIR/yacht-<variant>.reach/`` (one chunk per mask; format:
+reaching each score, ``DIR/yacht-<variant>.reach/``, and the law of the future
+points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format:
 ``yacht.reach_table``). The output is byte-identical from run to run.
 """
 
@@ -14,11 +15,11 @@ import time
 from pathlib import Path
 
 from yacht.categories import FULL_MASK
-from yacht.reach_table import chunk_name, encode_chunk, folder_name
+from yacht.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
 from yacht.rules import VARIANTS
-from yacht.table import encode, encode_spread, file_name, spread_file_name
+from yacht.table import decode, encode, encode_spread, file_name, spread_file_name
 
-from build_table.solve import solve, solve_reach, solve_spread
+from build_table.solve import solve, solve_law, solve_reach, solve_spread
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "public" / "tables"
 
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         parser.error(f"--out: cannot create {args.out}: {e.strerror}")
     for name in args.variant or sorted(VARIANTS):
+        variant = VARIANTS[name]
         start = time.perf_counter()
         tilde = solve(VARIANTS[name])
         solved = time.perf_counter() - start
@@ -51,16 +53,23 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: spread solved in {time.perf_counter() - start:.2f} s, sd(empty sheet) = {sd[0, 0]:.6f}, "
             f"wrote {path} ({len(spread):,} bytes)"
         )
-        start = time.perf_counter()
-        reach = solve_reach(VARIANTS[name])
-        solved = time.perf_counter() - start
-        folder = args.out / folder_name(name)
-        folder.mkdir(exist_ok=True)
-        sizes = [(folder / chunk_name(m)).write_bytes(encode_chunk(name, m, reach[m])) for m in range(FULL_MASK)]
-        print(
-            f"{name}: reach solved in {solved:.2f} s, P(150 or more from the empty sheet) = {reach[0, 0, 150]:.6f}, "
-            f"wrote {len(sizes):,} chunks to {folder} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
-        )
+        for quantity in QUANTITIES:
+            start = time.perf_counter()
+            # The law of the advisor's play as shipped: on the table as the advisor reads it back.
+            values = solve_reach(variant) if quantity == "reach" else solve_law(variant, decode(data).tilde)
+            solved = time.perf_counter() - start
+            folder = args.out / folder_name(name, quantity)
+            folder.mkdir(exist_ok=True)
+            sizes = [
+                (folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity))
+                for m in range(FULL_MASK)
+            ]
+            print(
+                f"{name}: {quantity} solved in {solved:.2f} s, P(150 or more from the empty sheet) = "
+                f"{values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks to {folder} ({sum(sizes):,} bytes, "
+                f"the largest {max(sizes):,})"
+            )
+            del values
     return 0
 
 

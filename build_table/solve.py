@@ -12,7 +12,7 @@ from contextlib import nullcontext
 
 import numpy as np
 from yacht.categories import N_CATEGORIES
-from yacht.reach import empty_reach, solve_mask
+from yacht.reach import empty_reach, solve_law_mask, solve_mask
 from yacht.rules import Variant, score_table
 from yacht.solver import CHUNK, empty_table, solve_chunk
 from yacht.spread import empty_moments, moments_chunk, standard_deviation
@@ -101,6 +101,18 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
     run_levels(lambda _, mask: solve_mask(reach, variant, mask), workers, tasks_of=masks)
     return np.array(reach)
+
+
+def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
+    """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
+    (``yacht.reach.solve_law_mask``), in ``solve_reach``'s layout and way."""
+    law = _shared(empty_reach(variant), workers > 1 and can_fork())
+
+    def masks(n_filled: int) -> list[tuple[int, int]]:
+        return [(n_filled, int(m)) for m in np.flatnonzero(POPCOUNT == n_filled)]
+
+    run_levels(lambda _, mask: solve_law_mask(law, tilde, variant, mask), workers, tasks_of=masks)
+    return np.array(law)
 
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:

@@ -252,7 +252,10 @@ def test_cli_review_with_an_opponent_prints_the_chances_as_text_and_json(tables)
 def test_cli_review_marks_approximate_chances():
     text = run("review", "h=14466-4466-24466g&oh=c9")
     assert text.returncode == 0, text.stderr
-    assert "~" in text.stdout.splitlines()[4 + 1] and "~ approximate: one exact turn, then a normal law" in text.stdout
+    assert (
+        "~" in text.stdout.splitlines()[4 + 1]
+        and "~ approximate: one exact turn, then 0.925 × the chance" in text.stdout
+    )
 
 
 def test_cli_review_of_a_bad_opponent_record_is_an_error_message():

@@ -112,7 +112,10 @@ def test_cli_prints_the_chance_beside_the_expected_score_and_the_distribution():
 def test_cli_says_when_the_chance_is_approximate():
     result = run("advise", "s=1,2,3,,,,,,,,,&r=0&o=1,2,3,,,,,,,,,")
     assert result.returncode == 0, result.stderr
-    assert "chance of winning" in result.stdout and "(approximate: one exact turn, then a normal law" in result.stdout
+    assert (
+        "chance of winning" in result.stdout
+        and "(approximate: one exact turn, then 0.925 × the chance" in result.stdout
+    )
     exact = run("advise", f"{ME}&r=0&{THEM}")
     assert "approximate" not in exact.stdout
 
@@ -127,24 +130,42 @@ def test_outside_the_exact_range_the_distribution_is_simulated_and_says_so(shipp
     assert 0.4 < dist["bonus"] < 0.9
 
 
-def test_a_lazy_caller_is_told_which_spread_table_to_load_and_then_gets_the_same_answer(shipped):
-    """The worker's way: yacht.api.Tables raises SpreadMissing(variant) when the goal needs the
-    spread table outside the exact range; once it is loaded the answer is the CLI's."""
-    from yacht.api import SpreadMissing, Tables
-    from yacht.table import decode_spread, spread_file_name
+def test_a_lazy_caller_is_told_which_chunks_to_load_and_then_gets_the_same_answer(shipped):
+    """The worker's way: yacht.api.Tables raises ReachMissing naming the chunks the goal reads
+    outside the exact range (the law chunk of the opponent's mask, then the law and reach chunks
+    of the masks after mine); once they are loaded the answer is the CLI's. No spread table."""
+    from yacht.api import ReachMissing, Tables
+    from yacht.reach_table import chunks_for, folder_name
 
     query = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&v=strict&o=5,,12,,,24,,,,15,30,"
     lazy = Tables()
     lazy.update(shipped)
-    assert advise_query(f"{ME}&d=12346&r=1&{THEM}", lazy)["exact"] is True  # exact: no spread table asked for
-    with pytest.raises(SpreadMissing) as missing:
-        advise_query(query, lazy)
-    assert missing.value.variant == "strict"
-    path = ROOT / "public" / "tables" / spread_file_name("strict")
-    lazy.spreads["strict"] = decode_spread(path.read_bytes(), variant="strict")
+    assert advise_query(f"{ME}&d=12346&r=1&{THEM}", lazy)["exact"] is True  # exact: no chunk asked for
+    asked = []
+    for _ in range(3):
+        try:
+            answer = advise_query(query, lazy)
+            break
+        except ReachMissing as missing:
+            assert missing.variant == "strict"
+            asked.append(sorted(zip(missing.quantities, missing.masks, strict=True)))
+            for quantity, mask, name in zip(missing.quantities, missing.masks, missing.names, strict=True):
+                data = (ROOT / "public" / "tables" / folder_name("strict", quantity) / name).read_bytes()
+                lazy.add_chunk("strict", mask, data, quantity)
+    mine = sum(
+        1 << c for c, v in enumerate((3, None, 9, None, None, 18, 22, None, None, None, 30, None)) if v is not None
+    )
+    theirs = sum(
+        1 << c for c, v in enumerate((5, None, 12, None, None, 24, None, None, None, 15, 30, None)) if v is not None
+    )
+    assert asked == [
+        [("law", theirs)],
+        sorted([("law", m) for m in chunks_for(mine)] + [("reach", m) for m in chunks_for(mine)]),
+    ]
+    assert answer["exact"] is False and "exact law" in answer["method"] and not lazy.spreads
     cli = run("advise", "--json", query)
     assert cli.returncode == 0, cli.stderr
-    assert json.loads(cli.stdout) == json.loads(json.dumps(advise_query(query, lazy)))
+    assert json.loads(cli.stdout) == json.loads(json.dumps(answer))
 
 
 @st.composite

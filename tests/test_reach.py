@@ -124,7 +124,7 @@ def test_the_shipped_chunks_equal_a_fresh_solve_and_their_successors(variant):
 def _damaged(header_changes: dict | None = None, drops: np.ndarray | None = None) -> bytes:
     """A chunk of mask 2047 (Yacht free: rows ν 0 and 63, 50 values each) with its header or
     its drops changed, checksummed as a writer would."""
-    header = {"count": 100, "encoding": "u2-delta-shuffle-deflate", "layout": "nu-k", "mask": 2047}
+    header = {"count": 100, "encoding": "u2-delta-shuffle-deflate", "layout": "nu-k", "mask": 2047, "quantity": "reach"}
     header |= {"scale": SCALE, "variant": "official"} | (header_changes or {})
     if drops is None:
         drops = np.zeros(100, dtype=np.int64)
@@ -142,8 +142,9 @@ def test_the_damage_helper_makes_a_good_chunk_by_default():
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (_damaged({"variant": "strict"}), "holds the strict chunk of mask 2047, expected the official"),
-        (_damaged({"mask": 2046}), "holds the official chunk of mask 2046"),
+        (_damaged({"variant": "strict"}), "holds the strict reach chunk of mask 2047, expected the official reach"),
+        (_damaged({"mask": 2046}), "holds the official reach chunk of mask 2046"),
+        (_damaged({"quantity": "law"}), "holds the official law chunk of mask 2047, expected the official reach"),
         (_damaged({"count": 99}), "header count is 99"),
         (_damaged({"scale": 1000}), "header scale is 1000"),
         (_damaged({"mask": True}), "header mask is True, expected a JSON int"),
@@ -152,7 +153,7 @@ def test_the_damage_helper_makes_a_good_chunk_by_default():
         (_damaged()[:-1] + b"\0", "checksum mismatch"),
         (b"\x89YACHT\r\n" + _damaged()[8:], "bad magic"),
     ],
-    ids=["variant", "mask", "count", "scale", "type", "range", "length", "checksum", "magic"],
+    ids=["variant", "mask", "quantity", "count", "scale", "type", "range", "length", "checksum", "magic"],
 )
 def test_a_damaged_chunk_is_refused_with_a_message_naming_the_fault(data, words):
     with pytest.raises(TableError, match="the chunk file: .*" + words.replace("(", r"\(")):
@@ -164,6 +165,7 @@ def test_the_loader_without_a_folder_names_the_chunks_it_lacks_and_a_folder_name
     with pytest.raises(ReachMissing) as missing:
         tables.reach("official", [2047, 2046])
     assert missing.value.variant == "official" and missing.value.masks == [2047, 2046]
+    assert missing.value.quantities == ["reach", "reach"] and missing.value.names == ["7ff.chunk", "7fe.chunk"]
     (tmp_path / folder_name("official")).mkdir()
     with pytest.raises(TableError, match=f"{chunk_name(2047)}: cannot read the official reach chunk of mask 2047"):
         Tables(tmp_path).reach("official", [2047])
@@ -197,7 +199,7 @@ def test_a_target_answer_is_exact_from_any_sheet_every_option_within_1e_4_of_the
         position,
         tilde,
         advise(position, tilde).to_json(),
-        reach=lambda masks: tables.reach(position.variant.name, masks),
+        reach=lambda wanted: tables.chunks_of(position.variant.name, wanted),
     )
     assert answer["exact"] is True and "method" not in answer
     free = sum(v is None for v in position.sheet)
@@ -236,3 +238,21 @@ def test_the_win_chance_lies_between_best_average_play_and_the_reach_bound(varia
         ys = opponent.score + np.arange(len(opponent.points))
         upper = float(opponent.points @ (chunk.at(nu, ys - sigma) + chunk.at(nu, ys + 1 - sigma)) / 2)
         assert lower <= exact + 1e-9 and exact <= upper + 1e-4, (mine, theirs, lower, exact, upper)
+
+
+@pytest.mark.parametrize("variant", [OFFICIAL, STRICT], ids=lambda v: v.name)
+def test_the_shipped_law_chunks_equal_the_exact_law_of_the_advisors_play(variant):
+    """S(mask, ν, k), read by the loader, against ``outcome.solve_outcome``'s exact distribution of
+    the future points under the advisor's play, on random states with 2–6 free categories."""
+    tables = Tables(DEFAULT_TABLES)
+    tilde = tables[variant.name].tilde
+    rng = np.random.default_rng(5)
+    for _ in range(8):
+        sheet = random_sheet(rng, variant, int(rng.integers(2, 7)))
+        mask, nu, _ = sheet_state(sheet)
+        outcome = solve_outcome(tilde, variant, mask, nu, 0)
+        law = outcome.final(outcome.root.start[0]).points
+        at_least = np.cumsum(law[::-1])[::-1]
+        chunk = tables.chunks_of(variant.name, {"law": [mask]})["law"][mask]
+        stored = chunk.at(np.array(nu), np.arange(len(law) + 1))
+        assert np.abs(stored[:-1] - at_least).max() <= HALF_STEP + 1e-12 and stored[-1] == 0.0, sheet

@@ -36,9 +36,9 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    tables (``spreads``: the worker loads one only when a goal needs it; the
    service worker caches it then, it is not precached), each with a content
    hash in the query, so no stale copy is ever used; the folders of the
-   reach chunks (``reach``: the worker fetches the chunks a ``t=`` answer
-   needs, the service worker keeps each; a hash of them all goes in each
-   chunk's query); and the Pyodide version, so the JavaScript names no
+   chunks (``reach`` and ``law``: the worker fetches the chunks a goal's
+   answer needs, the service worker keeps each; a hash of them all goes in
+   each chunk's query); and the Pyodide version, so the JavaScript names no
    version or file itself.
 7. The app's icons (``web/icons.py``: ``icon.svg``, ``icon-192.png``,
    ``icon-512.png``, ``icon-maskable-512.png``) and its web app manifest
@@ -82,7 +82,7 @@ sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as
 import icons  # noqa: E402  (web/icons.py, next to this file)
 from yacht import categories, rules  # noqa: E402
 from yacht.dice import ROLL_DICE  # noqa: E402
-from yacht.reach_table import chunk_name  # noqa: E402
+from yacht.reach_table import QUANTITIES, chunk_name  # noqa: E402
 from yacht.reach_table import folder_name as reach_folder_name  # noqa: E402
 from yacht.table import file_name, spread_file_name  # noqa: E402
 
@@ -448,13 +448,13 @@ def table_entries(name: Callable[[str], str]) -> dict:
     return entries
 
 
-def reach_entries() -> dict:
-    """variant → {url (the folder, ending in /), hash, chunks, bytes} of its reach chunks (from
-    build_table): the worker fetches ``url + name + "?h=" + hash``, the hash being of every chunk's
-    bytes, so no stale chunk is ever used."""
+def chunk_entries(quantity: str) -> dict:
+    """variant → {url (the folder, ending in /), hash, chunks, bytes} of its chunks of ``quantity``
+    (from build_table): the worker fetches ``url + name + "?h=" + hash``, the hash being of every
+    chunk's bytes, so no stale chunk is ever used."""
     entries = {}
     for variant in sorted(rules.VARIANTS):
-        folder = PUBLIC / "tables" / reach_folder_name(variant)
+        folder = PUBLIC / "tables" / reach_folder_name(variant, quantity)
         paths = [folder / chunk_name(mask) for mask in range(categories.FULL_MASK)]
         digest = hashlib.sha256()
         for path in paths:
@@ -480,7 +480,7 @@ def build_json(pyodide_version: str, wheel_name: str) -> dict:
         "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
         "tables": tables,
         "spreads": spreads,
-        "reach": reach_entries(),
+        **{quantity: chunk_entries(quantity) for quantity in QUANTITIES},
     }
 
 

@@ -1,6 +1,6 @@
 // Service worker: the whole site (page, Pyodide, NumPy, our wheel, both tables)
 // in one versioned cache, so that after one visit the page works with no network;
-// the spread tables and reach chunks a goal fetched are added to it as they come.
+// the spread tables and chunks a goal fetched are added to it as they come.
 //
 // precache.js (written by web/build_site.py) sets self.PRECACHE = {version, urls}:
 // the version is a hash of every precached file, so a new build is a new cache
@@ -49,12 +49,15 @@ self.addEventListener("fetch", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       // Cache first; what the cache lacks (another page of the site) comes from the network. A
-      // spread table or a reach chunk is not precached (only a goal needs it): it is kept once
+      // spread table or a chunk is not precached (only a goal needs it): it is kept once
       // it has loaded.
       const cached = await cache.match(page ? PAGE : request);
       if (cached) return cached;
       const response = await fetch(request);
-      if (response.ok && /\/tables\/([^/]+\.spread\.table|[^/]+\.reach\/[0-9a-f]{3}\.chunk)$/.test(url.pathname)) {
+      if (
+        response.ok &&
+        /\/tables\/([^/]+\.spread\.table|[^/]+\.(reach|law)\/[0-9a-f]{3}\.chunk)$/.test(url.pathname)
+      ) {
         await cache.put(request, response.clone());
       }
       return response;

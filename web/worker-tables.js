@@ -1,5 +1,5 @@
 // The worker's tables (web/worker.js uses them): each rule variant's table (fetched at start), its
-// spread table and its reach chunks (fetched only when a goal needs them), put into the Python
+// spread table and its chunks of R and of the law (fetched only when a goal needs them), put into the Python
 // loader yacht.loader.Tables as they arrive. The service worker keeps the spread tables and the
 // chunks once fetched; build.json names every file with a content hash in its query.
 
@@ -24,7 +24,7 @@ export function tableLoaders(build, advisor) {
   const tables = new Map();
   /** variant -> Promise that resolves once its spread table is decoded into py.tables.spreads. */
   const spreads = new Map();
-  /** "variant/mask" -> Promise that resolves once that reach chunk is in py.tables.chunks. */
+  /** "variant/quantity/mask" -> Promise that resolves once that chunk is in py.tables.chunks. */
   const chunks = new Map();
 
   /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step. */
@@ -89,17 +89,17 @@ export function tableLoaders(build, advisor) {
     return spreads.get(variant);
   }
 
-  /** The reach chunks of `variant`'s `masks` (their file `names`, from yacht.api.ReachMissing),
-   * fetched in parallel. */
-  function loadReach(variant, masks, names) {
+  /** The chunks of `variant` named by yacht.api.ReachMissing: for each, its quantity ("reach" or
+   * "law", a folder in build.json), its mask and its file name; fetched in parallel. */
+  function loadChunks(variant, quantities, masks, names) {
     return Promise.all(
       masks.map((mask, i) => {
-        const key = `${variant}/${mask}`;
+        const key = `${variant}/${quantities[i]}/${mask}`;
         if (!chunks.has(key)) {
           const loaded = (async () => {
-            const e = await entry("reach", variant, "reach chunks");
+            const e = await entry(quantities[i], variant, `${quantities[i]} chunks`);
             const bytes = await fetchBytes(here(`${e.url}${names[i]}?h=${e.hash}`), "table");
-            await decodeInto(bytes, (py, data) => py.tables.add_chunk(variant, mask, data));
+            await decodeInto(bytes, (py, data) => py.tables.add_chunk(variant, mask, data, quantities[i]));
           })();
           loaded.catch(() => chunks.delete(key)); // asked for again next time
           chunks.set(key, loaded);
@@ -109,5 +109,5 @@ export function tableLoaders(build, advisor) {
     );
   }
 
-  return { tables, loadTable, loadSpread, loadReach };
+  return { tables, loadTable, loadSpread, loadChunks };
 }

@@ -1,5 +1,5 @@
 // The advisor's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant (and
-// its spread table and reach chunks, once a goal needs them: worker-tables.js).
+// its spread table and chunks, once a goal needs them: worker-tables.js).
 //
 // Started by the page at load as a module worker. Loading starts at once: the runtime
 // (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
@@ -178,7 +178,7 @@ advisor
   .then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken))
   .then(() => (snapshotTaken = null), () => {});
 
-const { tables, loadTable, loadSpread, loadReach } = tableLoaders(build, advisor);
+const { tables, loadTable, loadSpread, loadChunks } = tableLoaders(build, advisor);
 
 /** What yacht.api asked for and did not find (yacht.api.TableMissing, SpreadMissing or
  * ReachMissing): `key` names it, `load()` loads it. */
@@ -195,10 +195,10 @@ function missing(py, exc) {
   if (py.builtins.isinstance(exc, py.TableMissing)) return new Missing(`table ${variant}`, () => loadTable(variant));
   if (py.builtins.isinstance(exc, py.SpreadMissing)) return new Missing(`spread ${variant}`, () => loadSpread(variant));
   if (py.builtins.isinstance(exc, py.ReachMissing)) {
-    const proxies = [exc.masks, exc.names];
-    const [masks, names] = proxies.map((list) => list.toJs());
+    const proxies = [exc.quantities, exc.masks, exc.names];
+    const [quantities, masks, names] = proxies.map((list) => list.toJs());
     proxies.forEach((list) => list.destroy());
-    return new Missing(`reach ${variant} ${masks}`, () => loadReach(variant, masks, names));
+    return new Missing(`chunks ${variant} ${quantities} ${masks}`, () => loadChunks(variant, quantities, masks, names));
   }
   return null;
 }

@@ -81,10 +81,10 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
 
 
 def _loaders(tables: Mapping[str, Table], variant: str) -> tuple:
-    """The sd table's loader and the reach chunks' loader of ``variant``, where ``tables``
+    """The sd table's loader and the chunks' loader of ``variant``, where ``tables``
     has them (a ``loader.Tables`` does; a plain mapping has neither: ``(None, None)``)."""
-    spread, reach = getattr(tables, "spread", None), getattr(tables, "reach", None)
-    return spread and (lambda: spread(variant)), reach and (lambda masks: reach(variant, masks))
+    spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
+    return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
 
 
 def _advice(position: Position, tables: Mapping[str, Table]) -> dict:

@@ -223,8 +223,9 @@ def _aims_lines(result: dict) -> list[str]:
             f"({_signed(change)} points against {goal})"
         )
     ends = (result["winning"]["start"], result["winning"]["last"])
-    if any(not d["winning"]["exact"] for d in decisions) or not all(end["exact"] for end in ends):
-        lines.append(f"~ approximate: {APPROXIMATION}")
+    methods = {d["winning"]["method"] for d in decisions if not d["winning"]["exact"]}
+    if methods or not all(end["exact"] for end in ends):
+        lines.append(f"~ approximate: {' / '.join(sorted(methods)) or APPROXIMATION}")
     return lines
 
 
@@ -357,11 +358,28 @@ def run_duel(args: argparse.Namespace) -> int:
         except TableError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
-        cpu, wall = time.process_time(), time.perf_counter()
-        rng = np.random.default_rng([args.seed, variant_name == "strict"])
-        result = duel(table.tilde, spread, VARIANTS[variant_name], args.games, rng, exact_free)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        print(render_duel(variant_name, result, cpu, wall, exact_free), flush=True)
+        chunks = partial(tables.chunks_of, variant_name)
+        results = []
+        for player in (chunks, None) if args.compare else (chunks,):
+            cpu, wall = time.process_time(), time.perf_counter()
+            rng = np.random.default_rng([args.seed, variant_name == "strict"])  # the same dice for both players
+            try:
+                result = duel(table.tilde, spread, VARIANTS[variant_name], args.games, rng, exact_free, chunks=player)
+            except TableError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            name = variant_name if player else f"{variant_name}, the normal law beyond the exact range (before)"
+            print(render_duel(name, result, cpu, wall, exact_free), flush=True)
+            results.append(result.result)
+        if args.compare:
+            difference = results[0] - results[1]
+            half = 1.96 * difference.std(ddof=1) / np.sqrt(len(difference))
+            print(
+                f"  the chunks' player minus the normal law's, same dice and seats, {len(difference):,} games: "
+                f"{100 * difference.mean():+.2f} points of win rate (95 % interval ±{100 * half:.2f})",
+                flush=True,
+            )
     return 0
 
 
@@ -398,6 +416,12 @@ def main(argv: list[str] | None = None) -> int:
     duel_parser.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
     duel_parser.add_argument("--variant", choices=("official", "strict"), action="append", help="default: both")
     duel_parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    duel_parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also play the win-aware player that uses the spread table's normal law beyond the exact range "
+        "(the one before the chunks) on the same dice, and print the difference",
+    )
     duel_parser.add_argument(
         "--exact-free",
         type=int,

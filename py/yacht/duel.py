@@ -29,7 +29,7 @@ import numpy as np
 
 from .categories import N_CATEGORIES
 from .dice import N_ROLLS
-from .goal import EXACT_FREE, goal_after, opponent_law
+from .goal import EXACT_FREE, Reach, goal_after, opponent_law
 from .outcome import Distribution, max_future
 from .policy import Policy, first_best_keep
 from .rules import Variant, score_table
@@ -72,6 +72,7 @@ def win_aware_policy(
     theirs: np.ndarray,
     exact_free: int = EXACT_FREE,
     memo: Memo | None = None,
+    chunks: Reach | None = None,
 ) -> tuple[Policy, np.ndarray]:
     """The win-aware choices for every roll of a turn of N games, and the predicted
     win + draw/2 at the turn's start. ``mine``, ``theirs``: (N, 3) (mask, ν, σ) of the
@@ -83,9 +84,13 @@ def win_aware_policy(
             laws.clear()
     afters, weights = [], np.array([1.0, 0.5])
     for (mask, nu, sigma), (their_mask, their_nu, their_sigma) in zip(mine.tolist(), theirs.tolist(), strict=True):
-        opponent, _ = opponent_law(tilde, spread, variant, their_mask, their_nu, their_sigma, memo=memo.opponents)
+        opponent, _ = opponent_law(
+            tilde, spread, variant, their_mask, their_nu, their_sigma, memo=memo.opponents, chunks=chunks
+        )
         payoff, weights = win_payoff(opponent, sigma + max_future(variant, mask, nu) + 1)
-        after, _ = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free, memo.laws)
+        after, _ = goal_after(
+            tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free, memo.laws, chunks=chunks
+        )
         afters.append(after)
     parts = [_choices(afters[i : i + TURN_CHUNK], weights) for i in range(0, len(afters), TURN_CHUNK)]
     policy = Policy(*(np.concatenate([p[0][k] for p in parts], axis=1) for k in range(3)))
@@ -113,14 +118,17 @@ def duel(
     exact_free: int = EXACT_FREE,
     progress: Callable[[int], None] | None = None,
     memo: Memo | None = None,
+    chunks: Reach | None = None,
 ) -> DuelResult:
     """Play ``games`` games (see the module docstring); ``progress``: called with the
     games finished after each block; ``memo``: kept across calls of one variant, table
-    and exact range."""
+    and exact range; ``chunks``: the win-aware player reads the chunks beyond the exact range
+    (``goal.goal_after``), else it uses the spread table's normal law."""
     memo = Memo() if memo is None else memo
     blocks = []
     for start in range(0, games, BLOCK_GAMES):
-        blocks.append(_duel_block(tilde, spread, variant, min(BLOCK_GAMES, games - start), rng, exact_free, memo))
+        size = min(BLOCK_GAMES, games - start)
+        blocks.append(_duel_block(tilde, spread, variant, size, rng, exact_free, memo, chunks))
         if progress:
             progress(start + len(blocks[-1].result))
     return DuelResult(*(np.concatenate(parts) for parts in zip(*(vars(b).values() for b in blocks), strict=True)))
@@ -134,6 +142,7 @@ def _duel_block(
     rng: np.random.Generator,
     exact_free: int,
     memo: Memo,
+    chunks: Reach | None,
 ) -> DuelResult:
     scores = score_table(variant)
     first = np.arange(games) < games // 2 + games % 2
@@ -151,7 +160,14 @@ def _duel_block(
                     policy = expected_policies(tilde, scores, state[games_now, 1, 0], state[games_now, 1, 1])
                 else:
                     policy, chances = win_aware_policy(
-                        tilde, lambda: spread, variant, state[games_now, 0], state[games_now, 1], exact_free, memo
+                        tilde,
+                        lambda: spread,
+                        variant,
+                        state[games_now, 0],
+                        state[games_now, 1],
+                        exact_free,
+                        memo,
+                        chunks,
                     )
                     predicted.append(chances)
                     sampled_games.append(games_now)

@@ -67,9 +67,22 @@ def _free(sheet: tuple[int | None, ...]) -> int:
 
 
 OPPONENT_EXACT_FREE: Final = 4
-"""The most free categories of the opponent's for which their distribution is exact here (time)."""
+"""The most free categories of the opponent's for which their distribution is solved here (time);
+beyond, it is read from the law chunk of their mask (exact too) or, without chunks, approximated."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
-"""``"method"`` of an answer whose chance is approximate (mine or the opponent's)."""
+"""``"method"`` of an answer whose chance is approximate without chunks (the spread table's law)."""
+BLEND: Final = 0.075
+"""The weight of the reach bound in a win chance beyond the exact range (the rest: the law of the
+advisor's play), fitted on the calibration positions of ``bench/bench_chances.py``."""
+BLENDED: Final = (
+    f"one exact turn, then {1 - BLEND:.3f} × the chance under the best average's exact law "
+    f"+ {BLEND:.3f} × the chance each score is played for (R)"
+)
+"""``"method"`` of a win chance beyond the exact range when the chunks are loaded."""
+
+Reach = Callable[[dict[str, list[int]]], dict[str, dict[int, Chunk]]]
+"""A loader of chunks: quantity ("reach", "law") → masks, to the same → {mask: ``reach_table.Chunk``}
+(``loader.Tables.chunks_of`` of one variant)."""
 
 
 def opponent_law(
@@ -81,25 +94,30 @@ def opponent_law(
     sigma: int,
     exact_free: int = OPPONENT_EXACT_FREE,
     memo: dict[tuple[int, int], Distribution] | None = None,
+    chunks: Reach | None = None,
 ) -> tuple[Distribution, bool]:
     """The opponent's final-score distribution under optimal-expected play from their state
-    (roll 0), and whether it is exact: up to ``exact_free`` free categories; beyond, a normal
-    law of their future points (mean Ẽ, sd from the spread table) on whole points.
-    ``memo``: the laws of future points already found, for a caller that asks about many
-    sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
+    (roll 0), and whether it is exact: solved up to ``exact_free`` free categories; beyond,
+    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point) or, without
+    chunks, a normal law of their future points (mean Ẽ, sd from the spread table) on whole
+    points. ``memo``: the laws of future points already found, for a caller that asks about
+    many sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
     range (every state an exact solve passes is kept), else by (mask, ν)."""
-    exact = 12 - bin(mask).count("1") <= exact_free
+    solved = 12 - bin(mask).count("1") <= exact_free
     memo = {} if memo is None else memo
-    key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if exact else (mask, nu)
+    key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if solved else (mask, nu)
     if key not in memo:
-        if exact:
+        most = max_future(variant, mask, nu)
+        if solved:
             solve_outcome(tilde, variant, mask, nu, 0, memo)
+        elif chunks is not None:
+            chance = chunks({"law": [mask]})["law"][mask].at(np.array(nu), np.arange(most + 2))
+            memo[key] = Distribution(0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan"))
         else:
             sd = _spread_table(spread, "o")
-            points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), max_future(variant, mask, nu))
-            memo[key] = Distribution(0, points, float("nan"))
+            memo[key] = Distribution(0, normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), most), float("nan"))
     law = memo[key]
-    return Distribution(sigma, law.points, law.bonus), exact
+    return Distribution(sigma, law.points, law.bonus), solved or chunks is not None
 
 
 def goal_turn(
@@ -112,12 +130,13 @@ def goal_turn(
     payoff: np.ndarray,
     weights: np.ndarray,
     exact_free: int = EXACT_FREE,
+    chunks: Reach | None = None,
 ) -> tuple[Turn, dict[int, np.ndarray], bool]:
-    """The goal's root turn of my state (``winning.solve_goal`` up to ``exact_free`` free
-    categories, else ``winning.approximate_goal``) and whether it is exact."""
+    """The goal's root turn of my state (``goal_after``, then every roll and keep of this turn)
+    and whether it is exact."""
     if mask == FULL_MASK:
         return (*solve_goal(tilde, variant, mask, nu, sigma, payoff, weights), True)
-    after, exact = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free)
+    after, exact = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free, chunks=chunks)
     return root_turns([after], weights), after, exact
 
 
@@ -132,13 +151,62 @@ def goal_after(
     weights: np.ndarray,
     exact_free: int = EXACT_FREE,
     laws: dict[tuple[int, int], np.ndarray] | None = None,
+    chunks: Reach | None = None,
 ) -> tuple[dict[int, np.ndarray], bool]:
     """``goal_turn``'s channels after each free category (one free at least), and whether
-    they are exact; ``laws``: see ``winning.approximate_goal_after``."""
+    they are exact:
+
+    - a score to reach (one channel) with ``chunks``: R of the next states, exact always;
+    - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after``), exact;
+    - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
+      advisor's exact law and the reach bound);
+    - beyond, without: the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
+    """
+    masks = chunks_for(mask)
+    if chunks is not None and weights.size == 1:
+        return threshold_after(chunks({"reach": masks})["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), True
     if 12 - bin(mask).count("1") <= exact_free:
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
+    if chunks is not None:
+        return blended_after(chunks({"law": masks, "reach": masks}), variant, mask, nu, sigma, payoff), False
     sd = _spread_table(spread, "o" if weights.size == 2 else "t")
     return approximate_goal_after(tilde, sd, variant, mask, nu, sigma, payoff, laws), False
+
+
+def _thresholds(payoff: np.ndarray, sigma: int) -> tuple[np.ndarray, np.ndarray]:
+    """A payoff (F, K) over my final score as thresholds: u_k(F) = Σ_j w[j, k]·1[F ≥ j], with
+    w[j] = u(j) − u(j − 1); returned as (needs j − σ, w[j]) for the j where some w is not 0."""
+    steps = np.diff(payoff, axis=0, prepend=0.0)
+    rows = np.flatnonzero(np.any(steps != 0.0, axis=1))
+    return rows - sigma, steps[rows]
+
+
+def blended_after(
+    chunks: dict[str, dict[int, Chunk]], variant: Variant, mask: int, nu: int, sigma: int, payoff: np.ndarray
+) -> dict[int, np.ndarray]:
+    """Per free category, the (252, K) channels of ``payoff`` after scoring it with each roll:
+    (1 − ``BLEND``) × their value under the advisor's play from the next state (its exact law,
+    the "law" chunks: a lower bound of what the goal's play gets) + ``BLEND`` × the same with
+    each threshold played for itself (R, the "reach" chunks: an upper bound)."""
+    needs, steps = _thresholds(payoff, sigma)
+    law = threshold_after(chunks["law"], variant, mask, nu, needs, steps)
+    bound = threshold_after(chunks["reach"], variant, mask, nu, needs, steps)
+    return {c: (1.0 - BLEND) * law[c] + BLEND * bound[c] for c in law}
+
+
+def chunks_needed(position: Position) -> dict[str, list[int]]:
+    """The chunks a goal answer of ``position`` reads, by quantity (for a caller that loads
+    them ahead: a review asks for all its positions' at once)."""
+    mask = sheet_state(position.sheet)[0]
+    if position.target is not None:
+        return {"reach": chunks_for(mask)}
+    wanted: dict[str, list[int]] = {"law": [], "reach": []}
+    if position.opponent is not None and _free(position.opponent) > OPPONENT_EXACT_FREE:
+        wanted["law"].append(sheet_state(position.opponent)[0])
+    if _free(position.sheet) > EXACT_FREE:
+        wanted["law"] += chunks_for(mask)
+        wanted["reach"] += chunks_for(mask)
+    return wanted
 
 
 def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
@@ -161,37 +229,37 @@ class GoalTurn:
     names: tuple[str, ...]
     exact: bool
     payoff: np.ndarray
+    method: str | None = None
 
 
 def _goal_payoff(
-    position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None
+    position: Position, tilde: np.ndarray, spread: Callable[[], np.ndarray] | None, reach: Reach | None = None
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], bool]:
     """The goal's payoff (F, K) over my final score F = 0 … σ + the most still to come, its
     channel weights and names, and whether the opponent's law behind it is exact (True for t=)."""
     mask, nu, sigma = sheet_state(position.sheet)
     size = sigma + max_future(position.variant, mask, nu) + 1
     if position.opponent is not None:
-        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent))
+        opponent, exact = opponent_law(tilde, spread, position.variant, *sheet_state(position.opponent), chunks=reach)
         return (*win_payoff(opponent, size), ("win", "draw"), exact)
     assert position.target is not None
     return (*reach_payoff(position.target, size), ("reach",), True)
 
 
-Reach = Callable[[list[int]], dict[int, Chunk]]
-"""A loader of reach chunks: masks → {mask: ``reach_table.Chunk``} (``loader.Tables.reach``)."""
-
-
-def reach_after(chunks: dict[int, Chunk], variant: Variant, mask: int, nu: int, need: int) -> dict[int, np.ndarray]:
-    """Per free category of (mask, ν) (one free at least), the (252, 1) chance after scoring
-    it with each roll of reaching ``need`` more points: R(s', need − gain), exact (to the
-    chunks' 7.7e-6) whatever the number of free categories. ``chunks``: those of
-    ``reach_table.chunks_for(mask)``."""
+def threshold_after(
+    chunks: dict[int, Chunk], variant: Variant, mask: int, nu: int, needs: np.ndarray, weights: np.ndarray
+) -> dict[int, np.ndarray]:
+    """Per free category of (mask, ν), the (252, K) channels Σ_j weights[j] · R(s', needs[j] − gain)
+    after scoring it with each roll: ``needs`` (T,) points still to score, ``weights`` (T, K).
+    A channel that is a payoff Σ_j w_j · 1[X ≥ need_j] with w ≥ 0 gets its largest value
+    when each threshold is played for itself: an upper bound of the channel under one play."""
     scores = score_table(variant)
     after = {}
     for c in range(N_CATEGORIES):
         if not mask >> c & 1:
             _, nus, gain = successor(scores, np.array([mask]), np.array([nu]), np.full((1, 1), c))
-            after[c] = chunk_of(chunks, mask | 1 << c).at(nus[:, 0], need - gain[:, 0])[:, None]
+            chances = chunk_of(chunks, mask | 1 << c).at(nus[:, :1], needs[None, :] - gain[:, :1])
+            after[c] = chances @ weights
     return after
 
 
@@ -202,15 +270,13 @@ def solve_turn(
     reach: Reach | None = None,
 ) -> GoalTurn:
     """The goal's turn of ``position``'s sheet against its ``opponent`` (or its ``target``).
-    With a ``target`` and a ``reach`` loader, exact from any sheet: one exact turn over the
-    chances R of the next states (``reach_after``)."""
+    ``reach``: loads chunks (a ``t=`` answer is then exact from any sheet, and a win chance
+    blends exact laws; see ``goal_after``)."""
     mask, nu, sigma = sheet_state(position.sheet)
-    payoff, weights, names, exact = _goal_payoff(position, tilde, spread)
-    if position.target is not None and reach is not None and mask != FULL_MASK:
-        after = reach_after(reach(chunks_for(mask)), position.variant, mask, nu, position.target - sigma)
-        return GoalTurn(root_turns([after], weights), after, weights, names, True, payoff)
-    root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights)
-    return GoalTurn(root, after, weights, names, exact and mine_exact, payoff)
+    payoff, weights, names, exact = _goal_payoff(position, tilde, spread, reach)
+    root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
+    method = None if exact and mine_exact else BLENDED if reach is not None else APPROXIMATION
+    return GoalTurn(root, after, weights, names, method is None, payoff, method)
 
 
 def goal_advice(
@@ -231,7 +297,7 @@ def goal_advice(
     result = dict(advice)
     result["exact"] = solved.exact
     if not solved.exact:
-        result["method"] = APPROXIMATION
+        result["method"] = solved.method or APPROXIMATION
     roll = position.roll if not position.is_over else 0
     values = option_values(solved.root, solved.after, solved.weights, roll, position.dice)
     if position.roll == 0 or position.is_over:

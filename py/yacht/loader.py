@@ -1,5 +1,6 @@
 """The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``)
-and the reach chunks (``reach_table``), for the CLI, the worker and the benchmarks.
+and the chunks of R and of the law (``reach_table``), for the CLI, the worker and
+the benchmarks.
 
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
@@ -39,26 +40,29 @@ class SpreadMissing(LookupError):
 
 
 class ReachMissing(LookupError):
-    """The reach chunks of ``variant``'s ``masks`` (a list of ints) are needed and not loaded."""
+    """Chunks of ``variant`` are needed and not loaded: ``quantities`` and ``masks`` (lists of
+    the same length: "reach" or "law", and the mask) and ``names``, each chunk's file name in
+    the quantity's folder (``reach_table.folder_name``)."""
 
-    def __init__(self, variant: str, masks: list[int]) -> None:
-        super().__init__(f"no reach chunks loaded for the {variant} rules, masks {masks}")
+    def __init__(self, variant: str, quantities: list[str], masks: list[int]) -> None:
+        wanted = ", ".join(f"{q} {m}" for q, m in zip(quantities, masks, strict=True))
+        super().__init__(f"no chunks loaded for the {variant} rules: {wanted}")
         self.variant = variant
+        self.quantities = quantities
         self.masks = masks
         self.names = [chunk_name(m) for m in masks]
-        """Their file names in the variant's folder (``reach_table.folder_name``)."""
 
 
 class Tables(dict[str, Table]):
     """Variant name → ``Table``; ``spreads``: variant → sd (4096, 64) float64 [mask, ν];
-    ``chunks``: (variant, mask) → ``reach_table.Chunk``. With a ``folder``, each is read
+    ``chunks``: (variant, quantity, mask) → ``reach_table.Chunk``. With a ``folder``, each is read
     from it on first use; without, the caller fills them (see the module docstring)."""
 
     def __init__(self, folder: Path | None = None) -> None:
         super().__init__()
         self.folder = folder
         self.spreads: dict[str, np.ndarray] = {}
-        self.chunks: dict[tuple[str, int], Chunk] = {}
+        self.chunks: dict[tuple[str, str, int], Chunk] = {}
 
     def __missing__(self, variant: str) -> Table:
         if self.folder is None:
@@ -77,23 +81,28 @@ class Tables(dict[str, Table]):
             self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
         return self.spreads[variant]
 
+    def chunks_of(self, variant: str, wanted: dict[str, list[int]]) -> dict[str, dict[int, Chunk]]:
+        """The chunks of ``variant`` by quantity ("reach", "law") and mask, for ``wanted``:
+        quantity → masks. Without a folder, one ``ReachMissing`` names all that are missing."""
+        missing = [(q, m) for q, masks in wanted.items() for m in masks if (variant, q, m) not in self.chunks]
+        if missing and self.folder is None:
+            raise ReachMissing(variant, [q for q, _ in missing], [m for _, m in missing])
+        for quantity, mask in missing:
+            path = self.folder / folder_name(variant, quantity) / chunk_name(mask)
+            data = _read(path, f"the {variant} {quantity} chunk of mask {mask}")
+            self.add_chunk(variant, mask, data, quantity, source=str(path))
+        return {q: {m: self.chunks[variant, q, m] for m in masks} for q, masks in wanted.items()}
+
     def reach(self, variant: str, masks: list[int]) -> dict[int, Chunk]:
         """The reach chunks of ``variant``'s ``masks``, by mask."""
-        missing = [m for m in masks if (variant, m) not in self.chunks]
-        if missing and self.folder is None:
-            raise ReachMissing(variant, missing)
-        for mask in missing:
-            path = self.folder / folder_name(variant) / chunk_name(mask)
-            data = _read(path, f"the {variant} reach chunk of mask {mask}")
-            self.chunks[variant, mask] = decode_chunk(data, variant=variant, mask=mask, source=str(path))
-        return {m: self.chunks[variant, m] for m in masks}
+        return self.chunks_of(variant, {"reach": masks})["reach"]
 
-
-    def add_chunk(self, variant: str, mask: int, data: bytes) -> None:
+    def add_chunk(self, variant: str, mask: int, data: bytes, quantity: str = "reach", source: str = "") -> None:
         """Decode (``reach_table.decode_chunk``, ``TableError`` if damaged) and keep a chunk
         file's bytes: how a caller without a folder fills ``chunks``."""
-        source = f"the {variant} reach chunk {chunk_name(mask)}"
-        self.chunks[variant, mask] = decode_chunk(data, variant=variant, mask=mask, source=source)
+        source = source or f"the {variant} {quantity} chunk {chunk_name(mask)}"
+        chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity, source=source)
+        self.chunks[variant, quantity, mask] = chunk
 
 
 def _read(path: Path, what: str) -> bytes:

@@ -24,6 +24,11 @@ Work array (``empty_reach``): (4096, 64, ``width``) float64 indexed
 the start plus 2, so that the last column is always 0 and k − gain clipped to
 [0, width − 1] reads 1 below zero and 0 beyond the most. This module is the
 per-batch mathematics; ``build_table.solve`` runs the levels.
+
+The same layout holds S(s, k) = P(the points still to come are at least k) under
+the advisor's play (``solve_law_mask``): the same turn with the advisor's
+category and keeps (``policy.expected_policy``) in place of the max, i.e. the
+exact law of the future points of best-average play.
 """
 
 from functools import cache
@@ -32,9 +37,18 @@ from typing import Final
 import numpy as np
 
 from .categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
-from .dice import N_DICE, N_KEEPS, N_ROLLS, ROLL_OFFSET
+from .dice import (
+    N_DICE,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_COUNTS,
+    ROLL_OFFSET,
+    ROLL_PROBABILITY,
+    reroll_expectation,
+)
 from .outcome import canonical_nu, max_future
-from .rules import Variant, score_table
+from .policy import Policy, expected_policy
+from .rules import VARIANTS, Variant, score_table
 from .solver import best_upper, turn_start
 from .states import N_MASKS, N_NU, REACHABLE
 
@@ -137,3 +151,64 @@ def lookup(reach: np.ndarray, mask: int, nu: int, need: int) -> float:
     """R(mask, ν, need) from a solved work array: any ν (made canonical), any need."""
     canonical = int(canonical_nu(np.array([mask]), np.array([nu]))[0])
     return float(reach[mask, canonical, min(max(need, 0), reach.shape[2] - 1)])
+
+
+def solve_law_columns(
+    law: np.ndarray, policy: Policy, variant: Variant, mask: int, rows: np.ndarray, nus: np.ndarray, ks: np.ndarray
+) -> np.ndarray:
+    """S(mask, ν, k) = P(the points still to come are at least k) under the advisor's play
+    (``policy.expected_policy`` of the mask's states, ``policy``: (252, B) columns) for a
+    batch of columns (C,): ``rows`` their state's column in ``policy``, from the later masks'
+    S in ``law`` (``empty_reach`` layout): (C,) float64. The same turn as R with the
+    advisor's category and keeps in place of the max."""
+    size = len(nus)
+    columns = np.arange(size)
+    # Each free category's values by its distinct outcomes (upper: the count of its face; lower:
+    # its distinct scores), stacked; each roll then reads the row of the category chosen for it.
+    parts, offsets, row_of_roll = [], np.zeros(N_CATEGORIES, dtype=np.intp), _ROW_OF_ROLL[variant.name]
+    for c in range(N_CATEGORIES):
+        if not mask >> c & 1:
+            offsets[c] = sum(len(part) for part in parts)
+            if c < N_UPPER:
+                parts.append(_upper_after(law, mask, nus, ks, c))
+            else:
+                parts.append(_lower_after(law, mask, nus, ks, _distinct_scores(variant)[c - N_UPPER][0], c))
+    chosen = policy.category[:, rows]
+    stacked = np.concatenate(parts)
+    keeps = np.empty((N_KEEPS, size))
+    scratch = np.empty(N_ROLLS * size)
+    rolls3 = np.take_along_axis(stacked, offsets[chosen] + row_of_roll[chosen, np.arange(N_ROLLS)[:, None]], axis=0)
+    keeps[ROLL_OFFSET:] = rolls3
+    reroll_expectation(keeps, scratch)
+    keeps[ROLL_OFFSET:] = keeps[policy.keep2[:, rows], columns]  # roll 2's keeps
+    reroll_expectation(keeps, scratch)
+    keeps[ROLL_OFFSET:] = rolls3  # keeping all five at roll 1 is stopping
+    return ROLL_PROBABILITY @ keeps[policy.keep1[:, rows], columns]
+
+
+def _rows_of_rolls() -> dict[str, np.ndarray]:
+    """Per variant: (12, 252) the row of each roll among its category's distinct outcomes
+    (upper: the count of the face; lower: the index of its score among the distinct ones)."""
+    out = {}
+    for name, variant in VARIANTS.items():
+        table = np.zeros((N_CATEGORIES, N_ROLLS), dtype=np.intp)
+        table[:N_UPPER] = ROLL_COUNTS[:, :N_UPPER].T
+        for c in range(N_UPPER, N_CATEGORIES):
+            table[c] = _distinct_scores(variant)[c - N_UPPER][1]
+        out[name] = table
+    return out
+
+
+_ROW_OF_ROLL: Final = _rows_of_rolls()
+
+
+def solve_law_mask(law: np.ndarray, tilde: np.ndarray, variant: Variant, mask: int) -> None:
+    """``solve_mask`` for S (``solve_law_columns``) under the advisor's play on ``tilde``."""
+    states = canonical_states(mask)
+    policy = expected_policy(tilde, score_table(variant), np.full(len(states), mask), states)
+    nus, ks = mask_columns(variant, mask)
+    rows = np.searchsorted(states, nus)
+    law[mask, states, 0] = 1.0
+    for start in range(0, len(nus), BLOCK):
+        part = slice(start, start + BLOCK)
+        law[mask, nus[part], ks[part]] = solve_law_columns(law, policy, variant, mask, rows[part], nus[part], ks[part])

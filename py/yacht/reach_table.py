@@ -1,15 +1,21 @@
-"""The reach chunks: R(mask, ν, k) (``reach``) of one rule variant, one file per mask.
+"""The chunk files: per rule variant and mask, a chance along k of each state (mask, ν).
 
-Folder ``yacht-<variant>.reach/`` beside the tables (``folder_name``), one file
-per mask that is not the full sheet, ``<mask as three lowercase hex digits>.chunk``
-(``chunk_name``): 4,095 files. A position with mask m needs the chunks of the
-masks ``m | 1 << c`` for its free categories c only (``chunks_for``).
+Two quantities (``QUANTITIES``), each a folder beside the tables (``folder_name``):
+``yacht-<variant>.reach/`` holds R(mask, ν, k) (``reach``: the largest chance
+that the points still to come reach k, each k played for itself) and
+``yacht-<variant>.law/`` holds S(mask, ν, k) (``reach.solve_law_mask``: the
+chance that they reach k under the advisor's play, the law of the future
+points). One file per mask that is not the full sheet, ``<mask as three
+lowercase hex digits>.chunk`` (``chunk_name``): 4,095 files per folder. A
+position with mask m needs the chunks of the masks ``m | 1 << c`` for its free
+categories c only (``chunks_for``); an opponent's law, the law chunk of their mask.
 
 Format version 1.0, the container of ``table`` (magic, version, header length,
 header, payload, SHA-256 of all before it) with magic ``b"\\x89YREACH\\n"``. The
-header (a UTF-8 JSON object, keys sorted) holds ``variant``, ``mask`` (0–4094),
-``layout`` (``"nu-k"``), ``encoding`` (``"u2-delta-shuffle-deflate"``), ``scale``
-(65535) and ``count`` (the number of stored values).
+header (a UTF-8 JSON object, keys sorted) holds ``variant``, ``quantity``
+(``"reach"`` or ``"law"``), ``mask`` (0–4094), ``layout`` (``"nu-k"``),
+``encoding`` (``"u2-delta-shuffle-deflate"``), ``scale`` (65535) and ``count``
+(the number of stored values).
 
 Layout ``nu-k``: one row per canonical reachable ν of the mask
 (``reach.canonical_states``: ν, except 0 where the bonus is out of reach),
@@ -17,12 +23,12 @@ ascending; row ν holds R for k = 1 … ``outcome.max_future(mask, ν)`` (R = 1 
 k ≤ 0 and 0 beyond, so neither is stored). Rows follow one another.
 
 Encoding ``u2-delta-shuffle-deflate``: each value is ``q = round(R × 65535)``
-(within 7.7e-6 of the solve). R falls as k rises, so each row is stored as the
+(within 7.7e-6 of the solve; S likewise). R (and S) falls as k rises, so each row is stored as the
 drops ``q[k − 1] − q[k]`` with ``q[0] = 65535``: little-endian uint16, every
 one ≥ 0; the row is decoded by subtracting their running sum from 65535. The
 numbers are byte-shuffled (all low bytes, then all high bytes) and deflated at
 level 9. A reader MUST verify the checksum, every header field (the variant
-and mask it asked for among them), the decompressed length (``2 × count``,
+quantity and mask it asked for among them), the decompressed length (``2 × count``,
 inflating no more than that), and that no row's drops add up to more than
 65535 (every value in 0–1, falling along k).
 
@@ -46,12 +52,13 @@ MAGIC: Final = b"\x89YREACH\n"
 VERSION: Final = (1, 0)
 LAYOUT: Final = "nu-k"
 ENCODING: Final = "u2-delta-shuffle-deflate"
+QUANTITIES: Final = ("reach", "law")
 SCALE: Final = 65535
 """Fixed-point scale: a stored chance is within 0.5 / 65535 ≈ 7.7e-6 of the solve."""
 
 
-def folder_name(variant: str) -> str:
-    return f"yacht-{variant}.reach"
+def folder_name(variant: str, quantity: str = "reach") -> str:
+    return f"yacht-{variant}.{quantity}"
 
 
 def chunk_name(mask: int) -> str:
@@ -70,11 +77,11 @@ def row_lengths(variant: Variant, mask: int) -> np.ndarray:
     return np.array([max_future(variant, mask, nu) for nu in canonical_states(mask).tolist()], dtype=np.int64)
 
 
-def encode_chunk(variant: str, mask: int, values: np.ndarray) -> bytes:
+def encode_chunk(variant: str, mask: int, values: np.ndarray, quantity: str = "reach") -> bytes:
     """The chunk file of ``mask`` from its R, ``values`` (64, ≥ 1 + the longest row) indexed
     [ν, k] (``reach.empty_reach(...)[mask]``); only the stored entries are read."""
-    if variant not in VARIANTS or not 0 <= mask < FULL_MASK:
-        raise ValueError(f"no chunk for variant {variant!r}, mask {mask}")
+    if variant not in VARIANTS or not 0 <= mask < FULL_MASK or quantity not in QUANTITIES:
+        raise ValueError(f"no chunk for variant {variant!r}, mask {mask}, quantity {quantity!r}")
     lengths = row_lengths(VARIANTS[variant], mask)
     rows = []
     for nu, length in zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True):
@@ -90,6 +97,7 @@ def encode_chunk(variant: str, mask: int, values: np.ndarray) -> bytes:
         "encoding": ENCODING,
         "layout": LAYOUT,
         "mask": mask,
+        "quantity": quantity,
         "scale": SCALE,
         "variant": variant,
     }
@@ -125,15 +133,17 @@ def chunk_of(chunks: dict[int, Chunk], mask: int) -> Chunk:
     return FULL_CHUNK if mask == FULL_MASK else chunks[mask]
 
 
-def decode_chunk(data: bytes, *, variant: str, mask: int, source: str = "reach chunk") -> Chunk:
+def decode_chunk(
+    data: bytes, *, variant: str, mask: int, quantity: str = "reach", source: str = "reach chunk"
+) -> Chunk:
     """Read and verify the chunk of ``variant``'s ``mask`` (untrusted input: see the module
     docstring); ``TableError`` naming ``source`` and the fault."""
     raw_header, payload = open_container(data, source, MAGIC, VERSION)
-    fields = (("variant", str), ("mask", int), ("layout", str), ("encoding", str), ("scale", int), ("count", int))
-    header = read_header(raw_header, source, fields)
-    if header["variant"] != variant or header["mask"] != mask:
-        found = f"the {header['variant'][:20]} chunk of mask {header['mask']}"
-        raise TableError(f"{source}: holds {found}, expected the {variant} chunk of mask {mask}")
+    fields = (("variant", str), ("quantity", str), ("mask", int), ("layout", str), ("encoding", str))
+    header = read_header(raw_header, source, (*fields, ("scale", int), ("count", int)))
+    if (header["variant"], header["quantity"], header["mask"]) != (variant, quantity, mask):
+        found = f"the {header['variant'][:20]} {header['quantity'][:20]} chunk of mask {header['mask']}"
+        raise TableError(f"{source}: holds {found}, expected the {variant} {quantity} chunk of mask {mask}")
     lengths = row_lengths(VARIANTS[variant], mask)
     expected = {"layout": LAYOUT, "encoding": ENCODING, "scale": SCALE, "count": int(lengths.sum())}
     for key, value in expected.items():

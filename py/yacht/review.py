@@ -31,11 +31,10 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import Option, advise, sheet_state
+from .advisor import Option, advise
 from .game import Game, Step, replay
-from .goal import APPROXIMATION, GoalTurn, Reach, goal_advice, solve_turn
+from .goal import APPROXIMATION, GoalTurn, Reach, chunks_needed, goal_advice, solve_turn
 from .position import Position, format_query
-from .reach_table import chunks_for
 
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
@@ -75,7 +74,7 @@ class Winning:
     ``best``: the option best for the goal (``goal_advice``'s first option: the
     advisor's option JSON with ``win`` and ``draw``, or ``reach``); ``best_average``: the chance
     of the best-average option (``Decision.best``); ``loss``: best − chosen chance,
-    0 when within ``TIE``; ``exact``: else ``goal.APPROXIMATION``."""
+    0 when within ``TIE``; ``exact``: else ``method`` (``goal.BLENDED`` or ``goal.APPROXIMATION``)."""
 
     chosen: Chance
     best: dict
@@ -83,6 +82,7 @@ class Winning:
     loss: float
     exact: bool
     aims_differ: bool
+    method: str = APPROXIMATION
 
     def to_json(self) -> dict:
         out = {
@@ -93,7 +93,7 @@ class Winning:
             "aims_differ": self.aims_differ,
             "exact": self.exact,
         }
-        return out if self.exact else {**out, "method": APPROXIMATION}
+        return out if self.exact else {**out, "method": self.method}
 
 
 @dataclass(frozen=True)
@@ -243,6 +243,7 @@ class _Goals:
             gap if gap > TIE else 0.0,
             answer["exact"],
             differ,
+            answer.get("method", APPROXIMATION),
         )
 
     def _option(self, position: Position, answer: dict, keep: tuple[int, ...] | None, category: int | None) -> dict:
@@ -295,9 +296,13 @@ def review(
     steps, end = replay(game)
     tilde = tables[game.variant.name]
     has_goal = game.opponent is not None or game.target is not None
-    goals = _Goals(tilde, spread, reach if game.target is not None else None) if has_goal and chances else None
-    if goals is not None and goals.reach is not None:  # every chunk the review needs, asked for at once
-        goals.reach(sorted({m for step in steps for m in chunks_for(sheet_state(step.position.sheet)[0])}))
+    goals = _Goals(tilde, spread, reach) if has_goal and chances else None
+    if goals is not None and goals.reach is not None:  # every chunk the review reads, asked for at once
+        wanted: dict[str, set[int]] = {}
+        for step in steps:
+            for quantity, masks in chunks_needed(step.position).items():
+                wanted.setdefault(quantity, set()).update(masks)
+        goals.reach({quantity: sorted(masks) for quantity, masks in wanted.items()})
     series: list[Point] = []
     decisions: list[Decision] = []
     luck = 0.0

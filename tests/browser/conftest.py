@@ -248,7 +248,7 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
 
 @pytest.fixture(scope="session")
 def tables() -> Tables:
-    """The tables, spread tables and reach chunks the page serves, read by CPython's loader."""
+    """The tables, spread tables and chunks the page serves, read by CPython's loader."""
     return Tables(PUBLIC / "tables")
 
 

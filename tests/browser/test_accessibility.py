@@ -27,7 +27,7 @@ BAD = "s=3,,9,,,18,22,,,,30,&d=2255&r=2"
 
 @pytest.fixture(scope="module")
 def page(browser) -> Iterator[Page]:
-    """A page of this module's own context: what it loads (the spread table for t=) stays out of
+    """A page of this module's own context: what it loads (the chunks for t=) stays out of
     the shared context's cache, whose tests count what the server is asked for."""
     context = new_context(browser)
     yield context.new_page()

@@ -1,6 +1,6 @@
 """Playing to win on the page: the opponent's sheet (o=) or a score to reach (t=), the chance in
 the verdict and on every option as CPython computes it, the switch between ranking by that chance
-and by the expected score, and the spread table loaded only when a goal needs it."""
+and by the expected score, and the chunks loaded only when a goal needs them."""
 
 import itertools
 import re
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 MID_GAME = "s=3,,9,,,18,22,,,,30,&d=22556&r=2"
 AGAINST = f"{MID_GAME}&o=5,,12,,,24,,,,15,30,"
-"""Five categories each, I play first; seven free: outside the exact range (the spread table)."""
+"""Five categories each, I play first; seven free: outside the exact range (the chunks)."""
 LATE = "s=3,6,9,12,15,18,22,,,15,30,&d=22556&r=2&o=4,8,12,16,,24,25,,,15,30,0"
 """Three free categories of mine, two of theirs: exact."""
 TARGET = f"{MID_GAME}&t=200"
@@ -77,12 +77,18 @@ def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(pag
     server.requested.clear()  # what the tests before asked for is not this page's
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
-    assert not [p for p in server.requested if ".spread.table" in p]  # no goal: no spread table
+    assert not [p for p in server.requested if ".spread.table" in p or ".chunk" in p]  # no goal: neither
     visit(page, server, AGAINST)
     wait_for_advice(page, AGAINST)
-    assert [p for p in server.requested if "yacht-official.spread.table" in p]  # outside the exact range
+    # Outside the exact range: the law chunk of their mask, the law and reach chunks after mine.
+    mine, theirs = (sheet_state(sheet)[0] for sheet in (parse_query(AGAINST).sheet, parse_query(AGAINST).opponent))
+    wanted = {f"/tables/{folder_name('official', 'law')}/{chunk_name(theirs)}"} | {
+        f"/tables/{folder_name('official', q)}/{chunk_name(m)}" for q in ("law", "reach") for m in chunks_for(mine)
+    }
+    assert sorted(p for p in server.requested if ".chunk" in p) == sorted(wanted)
+    assert not [p for p in server.requested if ".spread.table" in p]
     expected = cpython(AGAINST)
-    assert expected["exact"] is False
+    assert expected["exact"] is False and "exact law" in expected["method"]
     assert_same_chances(page, expected)
     verdict = page.get_by_test_id("verdict")
     best = expected["options"][0]
@@ -136,10 +142,12 @@ def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: 
 
 
 def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it_exactly_from_the_chunks_it_needs(
-    page: Page, server, cpython
+    fresh_page: Page, server, cpython
 ) -> None:
     """Seven free categories: the chance is exact (one turn over R), from the reach chunks of the
-    seven masks after this one, fetched only once a target is set; no spread table."""
+    seven masks after this one, fetched only once a target is set; no spread table. (A page of
+    its own: the opponent's test before loaded some of the same chunks.)"""
+    page = fresh_page
     server.requested.clear()
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
