@@ -61,12 +61,23 @@ sys.path.insert(0, str(ROOT / "py"))
 from yacht import goal  # noqa: E402
 from yacht.advisor import advise, sheet_state  # noqa: E402
 from yacht.api import advise_query  # noqa: E402
-from yacht.categories import FULL_MASK, N_CATEGORIES  # noqa: E402
+from yacht.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES  # noqa: E402
 from yacht.dice import roll_index  # noqa: E402
 from yacht.goal import opponent_law  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
-from yacht.outcome import Distribution, canonical_nu, max_future, option_vector, solve_outcome  # noqa: E402
-from yacht.policy import successor  # noqa: E402
+from yacht.outcome import (  # noqa: E402
+    Distribution,
+    Outcome,
+    canonical_nu,
+    key,
+    max_future,
+    option_vector,
+    play_turn,
+    reachable_levels,
+    shifted,
+    successor_rows,
+)
+from yacht.policy import expected_policy, successor  # noqa: E402
 from yacht.position import Position, format_sheet  # noqa: E402
 from yacht.reach_table import Chunk, chunks_for  # noqa: E402
 from yacht.rules import VARIANTS, Variant, score_table  # noqa: E402
@@ -124,7 +135,7 @@ class Case:
 # ---------------------------------------------------------------- positions
 
 
-def play_turn(sheet: list, variant: Variant, tilde: np.ndarray, rng: random.Random, stop: int = 0) -> tuple:
+def play_game_turn(sheet: list, variant: Variant, tilde: np.ndarray, rng: random.Random, stop: int = 0) -> tuple:
     """One turn of the expected-score player on real dice: the sheet is filled in place. With
     ``stop`` (1–3), the dice after that roll are returned instead and the sheet is left alone."""
     dice = tuple(rng.randint(1, 6) for _ in range(5))
@@ -145,7 +156,7 @@ def game_sheet(variant: Variant, tilde: np.ndarray, free: int, rng: random.Rando
     """A sheet with ``free`` free categories from a game of the expected-score player."""
     sheet: list = [None] * N_CATEGORIES
     while sum(v is None for v in sheet) > free:
-        play_turn(sheet, variant, tilde, rng)
+        play_game_turn(sheet, variant, tilde, rng)
     return tuple(sheet)
 
 
@@ -160,7 +171,7 @@ def sample_cases(tables: Tables, count: int, seed: int, half: str) -> list[Case]
         sheet = game_sheet(variant, tilde, free, rng)
         opponent = game_sheet(variant, tilde, rng.choice([free, free - 1]), rng)
         roll = rng.randint(1, 3)
-        dice = play_turn(list(sheet), variant, tilde, rng, stop=roll)
+        dice = play_game_turn(list(sheet), variant, tilde, rng, stop=roll)
         cases.append(Case(variant, sheet, opponent, dice, roll, half))
     return cases
 
@@ -413,20 +424,59 @@ def percentiles(law: Distribution) -> tuple[int, int]:
     return tuple(law.score + int(np.searchsorted(cdf, q - 1e-12)) for q in (0.5, 0.9))
 
 
+OUTCOME_BATCH = 128
+"""States of a level solved at once by ``solve_outcome_batched`` (memory: some 150 MB per array)."""
+
+
+def solve_outcome_batched(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score: int, laws: dict) -> Outcome:
+    """``outcome.solve_outcome`` (the same arithmetic, the same ``laws`` kept) with each level's
+    states taken ``OUTCOME_BATCH`` at a time: at 8 free categories the whole-level arrays peak
+    at some 4 GB, too much beside other work on the machine."""
+    scores = score_table(variant)
+    levels = reachable_levels(mask, nu)
+    masks, nus = levels[-1]
+    values = np.zeros((len(masks), 2))
+    values[:, 0], values[:, -1] = 1.0, nus == BONUS_THRESHOLD
+    after, root = {}, None
+    for m, n, row in zip(masks.tolist(), nus.tolist(), values, strict=True):
+        laws[m, n] = Distribution(0, row[:1].copy(), float(row[-1]))
+    for j in range(len(levels) - 2, -1, -1):
+        masks, nus = levels[j]
+        width = max(max_future(variant, m, n) for m, n in zip(masks.tolist(), nus.tolist(), strict=True)) + 2
+        next_keys = key(*levels[j + 1])
+        if j == 0:
+            for c in range(N_CATEGORIES):
+                if not mask >> c & 1:
+                    rows, gain = successor_rows(scores, masks, nus, np.full((1, 1), c), next_keys)
+                    after[c] = shifted(values, rows, gain, width)[:, 0]
+        parts = []
+        for i in range(0, len(masks), OUTCOME_BATCH):
+            part_masks, part_nus = masks[i : i + OUTCOME_BATCH], nus[i : i + OUTCOME_BATCH]
+            policy = expected_policy(tilde, scores, part_masks, part_nus)
+            rows, gain = successor_rows(scores, part_masks, part_nus, policy.category, next_keys)
+            root = play_turn(shifted(values, rows, gain, width), policy)
+            parts.append(root.start)
+        values = np.concatenate(parts)
+        for m, n, row in zip(masks.tolist(), nus.tolist(), values, strict=True):
+            laws[m, n] = Distribution(0, row[: max_future(variant, m, n) + 1].copy(), float(row[-1]))
+    return Outcome(score, root, after)
+
+
 def solve_exact(tables: Tables, case: Case, memos: dict, times: ExactTimes) -> None:
     """The exact values of every option: o= and t= at my median and 90th percentile."""
     name, variant, (mask, nu, sigma) = case.variant.name, case.variant, case.state
     tilde, memo = tables[name].tilde, memos[name]
-    known = len(memo)
-    law, seconds = timed(lambda: law_of(tables, case, 12, memo))
-    if len(memo) > known:
-        times.add("opponent", 12 - bin(case.opponent_state[0]).count("1"), seconds)
-    case.exact["law"] = law
+    om, on, osigma = case.opponent_state
+    opponent_key = (om, int(canonical_nu(np.array([om]), np.array([on]))[0]))
+    if opponent_key not in memo:
+        _, seconds = timed(lambda: solve_outcome_batched(tilde, variant, om, on, osigma, memo))
+        times.add("opponent", 12 - bin(om).count("1"), seconds)
+    case.exact["law"] = law = Distribution(osigma, memo[opponent_key].points, memo[opponent_key].bonus)
     after, seconds = timed(lambda: solve_goal_after(variant, mask, nu, sigma, payoff_of(case, law), WEIGHTS))
     times.add("win", case.free, seconds)
     case.afters["exact"] = after
     case.exact["o"] = option_table(after, case)
-    outcome, seconds = timed(lambda: solve_outcome(tilde, variant, mask, nu, sigma, memo))
+    outcome, seconds = timed(lambda: solve_outcome_batched(tilde, variant, mask, nu, sigma, memo))
     times.add("mine_law", case.free, seconds)
     best = advise(Position(case.sheet, case.dice, case.roll, variant), tilde).options[0]
     mine = outcome.final(option_vector(outcome, case.roll, case.dice, best.keep, best.category))
