@@ -26,7 +26,19 @@ opponent's record (``o=``, ``oh=``) and tables that have ``spread`` (the CLI's
 and the worker's ``Tables``), every decision is also graded by the chance of
 winning (``review``); a plain mapping of tables gives the plain review.
 
-All four answer with one shape, the same for the CLI (``--json``) and the
+``grade_query(query, tables)``: a game record → its last decision graded as the review grades
+it (``review.grade_last``: ``Decision.to_json()``, or ``None`` before any decision) as
+``"decision"``, with ``query``, ``variant`` and ``position``: what a practice game shows after
+each choice.
+
+``opponent_query(query, tables)``: a practice record (``p=``, with ``v=`` as needed; ``h=`` may be
+empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_json()``) as
+``"turns"``, with ``query``, ``variant`` and ``seed``.
+
+A practice record's opponent turns are checked against the simulated opponent's wherever a record
+is read (``practice.check_opponent``).
+
+All of them answer with one shape, the same for the CLI (``--json``) and the
 worker: a dict of JSON values with the canonical ``query`` and the ``variant``
 beside what was asked for. A position's advice (``advise_query`` itself,
 ``game_query``'s ``advice``) is ``Advice.to_json()``, with the goal's fields
@@ -64,6 +76,8 @@ __all__ = [
     "advise_query",
     "distribution_query",
     "game_query",
+    "grade_query",
+    "opponent_query",
     "review_query",
 ]
 
@@ -131,10 +145,21 @@ def _distribution(position: Position, tilde: np.ndarray) -> dict:
     return goal_distribution(position, tilde) or distribution(position, tilde)
 
 
-def game_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import format_game, parse_game, replay
+def _game(query: str, tables: Mapping[str, Table]):
+    """The record of a query, a practice record's opponent checked (``practice.check_opponent``)."""
+    from .game import parse_game
+    from .practice import check_opponent
 
     game = parse_game(query)
+    if game.practice is not None:
+        check_opponent(game, _tilde(tables, game.variant.name))
+    return game
+
+
+def game_query(query: str, tables: Mapping[str, Table]) -> dict:
+    from .game import format_game, replay
+
+    game = _game(query, tables)
     _, position = replay(game)
     position = _at_my_turn(position)
     return {
@@ -147,10 +172,10 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import format_game, parse_game, replay
+    from .game import format_game, replay
     from .review import review
 
-    game = parse_game(query)
+    game = _game(query, tables)
     variant = game.variant.name
     spread, reach = _loaders(tables, variant)
     graded = review(game, {variant: _tilde(tables, variant)}, spread, chances=spread is not None, reach=reach)
@@ -159,6 +184,40 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     result["variant"] = variant
     result["position"] = format_query(_at_my_turn(replay(game)[1]))
     return result
+
+
+def grade_query(query: str, tables: Mapping[str, Table]) -> dict:
+    from .game import format_game, replay
+    from .review import grade_last
+
+    game = _game(query, tables)
+    variant = game.variant.name
+    spread, reach = _loaders(tables, variant)
+    graded = grade_last(game, {variant: _tilde(tables, variant)}, spread, chances=spread is not None, reach=reach)
+    return {
+        "query": format_game(game),
+        "variant": variant,
+        "position": format_query(_at_my_turn(replay(game)[1])),
+        "decision": None if graded is None else graded.to_json(),
+    }
+
+
+def opponent_query(query: str, tables: Mapping[str, Table]) -> dict:
+    from .game import GameError, format_game
+    from .practice import opponent_game
+    from .practice_dice import format_seed
+
+    game = _game(query, tables)
+    if game.practice is None:
+        raise GameError("p", "missing: the simulated opponent is a practice game's (p=<seed>)")
+    variant = game.variant.name
+    turns = opponent_game(_tilde(tables, variant), game.variant, game.practice)
+    return {
+        "query": format_game(game),
+        "variant": variant,
+        "seed": format_seed(game.practice),
+        "turns": [turn.to_json() for turn in turns],
+    }
 
 
 def _at_my_turn(position: Position) -> Position:

@@ -4,6 +4,7 @@
     python -m yacht advise - [--json]          # one query per line on stdin
     python -m yacht review GAME [--json]       # grade every decision of a game record
                                                # (with o=/oh=: also by the chance of winning)
+    python -m yacht practice [--seed S] ...    # a practice game, choices on stdin (cli_practice)
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
 ``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
@@ -28,6 +29,8 @@ import numpy as np
 
 from .api import advise_query, review_query
 from .categories import NAMES_EN
+from .cli_practice import add_parser as add_practice_parser
+from .cli_practice import run_practice
 from .goal import APPROXIMATION
 from .loader import DEFAULT_TABLES, Tables
 from .position import PositionError
@@ -429,8 +432,9 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the win-aware player's exact range in free categories (default: the advisor's, 4)",
     )
-    for sub in (advise_parser, review_parser, duel_parser):
-        if sub is not duel_parser:
+    practice_parser = add_practice_parser(commands)
+    for sub in (advise_parser, review_parser, duel_parser, practice_parser):
+        if sub in (advise_parser, review_parser):
             sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
         sub.add_argument(
             "--tables",
@@ -447,6 +451,14 @@ def main(argv: list[str] | None = None) -> int:
         args.tables = DEFAULT_TABLES if env is None else Path(env)
     if args.command == "duel":
         return run_duel(args)
+    if args.command == "practice":
+        try:
+            return run_practice(args, args.tables)
+        except TableError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
     if args.command == "advise":
         render_text = render
         answer = partial(advise_query, with_distribution=args.distribution)

@@ -51,6 +51,14 @@ along the game and the review give the chance of reaching it.
 
     t=<score>&h=…
 
+A practice game (optional): ``p``, a seed (``practice_dice``): the record starts from an empty
+sheet at roll 1 (and the opponent's, if any, empty too, with me in the first seat; no ``t``), and
+the dice of every roll are the seed's: the dice kept and the first faces of that roll (compared
+as multisets; the order shown is free). The opponent's turns are those of the simulated opponent
+(``practice.check_opponent``, which needs the table; not checked here).
+
+    v=<variant>&p=<seed>&h=…&oh=…
+
 Every bad record raises ``GameError`` naming the turn and what is wrong.
 """
 
@@ -70,6 +78,7 @@ from .position import (
     ranges,
     split_query,
 )
+from .practice_dice import ME, SeedError, faces, format_seed, parse_seed
 from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
@@ -109,6 +118,8 @@ class Game:
     """(category, points) of each of the opponent's turns since the start, in order."""
     target: int | None = None
     """A score to reach (``t``); ``None``: none. Never with an opponent."""
+    practice: int | None = None
+    """A practice game's seed (``p``); ``None``: not a practice game."""
 
     @property
     def seat(self) -> int | None:
@@ -234,7 +245,7 @@ def parse_game(query: str) -> Game:
     """Read a game from its query string (``s``, ``r``, ``v``, ``h``; ``o`` and ``oh``
     with an opponent, or ``t``) and check it is a legal game (see ``replay``)."""
     try:
-        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS, "t"))
+        params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS, "t", "p"))
     except PositionError as e:
         raise GameError(e.field, e.reason) from None
     if "h" not in params:
@@ -270,9 +281,28 @@ def parse_game(query: str) -> Game:
             target = parse_target(params["t"])
         except PositionError as e:
             raise GameError(e.field, e.reason) from None
-    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns, target)
+    practice = _parse_practice(params)
+    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns, target, practice)
     replay(game)
     return game
+
+
+def _parse_practice(params: dict[str, str]) -> int | None:
+    """The seed of a practice record (``p``), checking what a practice game starts from."""
+    if "p" not in params:
+        return None
+    try:
+        seed = parse_seed(params["p"])
+    except SeedError as e:
+        raise GameError("p", str(e)) from None
+    for name, what in (("s", "your sheet"), ("o", "the opponent's sheet")):
+        if name in params and params[name].strip(","):
+            raise GameError(name, f"a practice game (p=) starts from an empty sheet: {what} is not empty")
+    if params.get("r", "1") != "1":
+        raise GameError("r", "a practice game (p=) starts at roll 1")
+    if "t" in params:
+        raise GameError("t", "a practice game (p=) has no score to reach")
+    return seed
 
 
 def format_game(game: Game) -> str:
@@ -284,6 +314,8 @@ def format_game(game: Game) -> str:
         parts.append(f"r={game.first_roll}")
     if game.variant != DEFAULT_VARIANT:
         parts.append(f"v={game.variant.name}")
+    if game.practice is not None:
+        parts.append(f"p={format_seed(game.practice)}")
     if game.opponent is not None and any(v is not None for v in game.opponent):
         parts.append("o=" + format_sheet(game.opponent))
     if game.target is not None:
@@ -334,6 +366,8 @@ def replay(game: Game) -> tuple[list[Step], Position]:
             at = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
             steps.append(Step(number, at, keep=keep, next_dice=next_dice))
             dice, roll = next_dice, roll + 1
+        if game.practice is not None:
+            _check_practice_dice(game.practice, number, turn)
         position = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
         if turn.category is not None:
             c = turn.category
@@ -395,6 +429,19 @@ class _Rival:
             number = self.filled + self.played + 1
             why = "which is not finished" if not finished else "which the record does not have"
             raise GameError("oh", f"the opponent's turn {number} comes after your turn {mine + 1}, {why}")
+
+
+def _check_practice_dice(seed: int, number: int, turn: Turn) -> None:
+    """Each roll of my turn ``number`` holds the seed's dice: the kept ones and the first faces."""
+    for roll, dice in enumerate(turn.rolls, start=1):
+        kept = turn.keeps[roll - 2] if roll > 1 else ()
+        thrown = faces(seed, ME, number, roll)[: N_DICE - len(kept)]
+        if sorted(dice) != sorted((*kept, *thrown)):
+            raise GameError(
+                "h",
+                f"turn {number}, roll {roll}: the dice {_digits(dice)} are not the practice's "
+                f"(seed {format_seed(seed)}: {_digits(tuple(kept))} kept and {_digits(thrown)} thrown)",
+            )
 
 
 def _digits(dice: tuple[int, ...]) -> str:

@@ -39,6 +39,18 @@ from .position import Position, format_query
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
 
+LOSS_BINS: Final = (("optimal", 0.0), ("below_0.1", 0.1), ("0.1_to_1", 1.0), ("1_to_5", 5.0), ("above_5", float("inf")))
+"""The decisions counted by loss (points of expected final score), as a proficiency test counts
+them: ``optimal`` (a loss of 0, i.e. at most ``TIE``), then each bin holds the losses below its
+bound and at or above the bound before it: (0, 0.1), [0.1, 1), [1, 5), [5, ∞)."""
+
+
+def loss_bin(loss: float) -> str:
+    """The name of the ``LOSS_BINS`` bin of a decision's loss."""
+    if loss <= 0.0:
+        return LOSS_BINS[0][0]
+    return next(name for name, bound in LOSS_BINS[1:] if loss < bound)
+
 
 GOAL_FIELDS: Final = (("win", "draw"), ("reach",))
 """The goal's fields of an answer (``goal``): with an opponent, or with a score to reach."""
@@ -156,6 +168,13 @@ class Review:
         order = sorted(range(len(self.decisions)), key=lambda i: (-self.decisions[i].loss, i))
         return [i for i in order[:n] if self.decisions[i].loss > 0]
 
+    def counts(self) -> dict[str, int]:
+        """The decisions counted by loss (``LOSS_BINS``), every bin present, in order."""
+        out = dict.fromkeys((name for name, _ in LOSS_BINS), 0)
+        for d in self.decisions:
+            out[loss_bin(d.loss)] += 1
+        return out
+
     def aims_differ(self) -> list[int]:
         """Indices of the decisions where playing to win and the best average differ."""
         return [i for i, d in enumerate(self.decisions) if d.winning is not None and d.winning.aims_differ]
@@ -174,6 +193,7 @@ class Review:
             "luck": self.luck,
             "total_loss": self.total_loss,
             "mean_loss": self.mean_loss,
+            "counts": self.counts(),
             "decisions": [d.to_json() for d in self.decisions],
             "costliest": self.costliest(),
             "series": [{"turn": p.turn, "roll": p.roll, "after": p.after, "expected": p.expected} for p in self.series],
@@ -280,6 +300,46 @@ def _chosen_option(step: Step, tables: dict[str, np.ndarray]) -> tuple[Option, O
     return chosen, best
 
 
+def _decision(step: Step, tables: dict[str, np.ndarray], goals: "_Goals | None") -> Decision:
+    """One step graded: by expected final score, and by the goal's chance when ``goals``."""
+    chosen, best = _chosen_option(step, tables)
+    loss = max(0.0, best.expected - chosen.expected)
+    loss = 0.0 if loss <= TIE else loss
+    winning = goals.grade(step, best) if goals else None
+    return Decision(step.turn, step.position, chosen, best, loss, winning)
+
+
+def _goals(game: Game, steps: list[Step], spread, reach: Reach | None, chances: bool, tilde) -> "_Goals | None":
+    """The goal's grader of a record with an opponent or a target (``None`` without, or when not
+    ``chances``), with every chunk the steps read asked for at once."""
+    has_goal = game.opponent is not None or game.target is not None
+    goals = _Goals(tilde, spread, reach) if has_goal and chances else None
+    if goals is not None and goals.reach is not None:
+        wanted: dict[str, set[int]] = {}
+        for step in steps:
+            for quantity, masks in chunks_needed(step.position).items():
+                wanted.setdefault(quantity, set()).update(masks)
+        goals.reach({quantity: sorted(masks) for quantity, masks in wanted.items()})
+    return goals
+
+
+def grade_last(
+    game: Game,
+    tables: dict[str, np.ndarray],
+    spread: Callable[[], np.ndarray] | None = None,
+    *,
+    chances: bool = True,
+    reach: Reach | None = None,
+) -> Decision | None:
+    """The record's last decision graded as ``review`` grades it (``None``: no decision yet):
+    what a practice game shows after each choice."""
+    steps, _ = replay(game)
+    if not steps:
+        return None
+    goals = _goals(game, steps[-1:], spread, reach, chances, tables[game.variant.name])
+    return _decision(steps[-1], tables, goals)
+
+
 def review(
     game: Game,
     tables: dict[str, np.ndarray],
@@ -295,14 +355,7 @@ def review(
     target from any sheet)."""
     steps, end = replay(game)
     tilde = tables[game.variant.name]
-    has_goal = game.opponent is not None or game.target is not None
-    goals = _Goals(tilde, spread, reach) if has_goal and chances else None
-    if goals is not None and goals.reach is not None:  # every chunk the review reads, asked for at once
-        wanted: dict[str, set[int]] = {}
-        for step in steps:
-            for quantity, masks in chunks_needed(step.position).items():
-                wanted.setdefault(quantity, set()).update(masks)
-        goals.reach({quantity: sorted(masks) for quantity, masks in wanted.items()})
+    goals = _goals(game, steps, spread, reach, chances, tilde)
     series: list[Point] = []
     decisions: list[Decision] = []
     luck = 0.0
@@ -329,13 +382,10 @@ def review(
             if step.position.roll == 1:
                 turn_start(step.turn, step.position)
             rolled(step.turn, step.position)
-        chosen, best = _chosen_option(step, tables)
-        loss = max(0.0, best.expected - chosen.expected)
-        loss = 0.0 if loss <= TIE else loss
-        winning = goals.grade(step, best) if goals else None
-        decisions.append(Decision(step.turn, step.position, chosen, best, loss, winning))
-        series.append(Point(step.turn, step.position.roll, "choice", chosen.expected))
-        value_chosen = chosen.expected
+        decision = _decision(step, tables, goals)
+        decisions.append(decision)
+        series.append(Point(step.turn, step.position.roll, "choice", decision.chosen.expected))
+        value_chosen = decision.chosen.expected
         if step.keep is not None:
             rolled(step.turn, Position(step.position.sheet, step.next_dice, step.position.roll + 1, game.variant))
         previous = step
