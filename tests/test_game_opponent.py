@@ -122,7 +122,7 @@ def test_who_sat_first_follows_from_the_sheets_at_the_start():
             "oh: the opponent's turn 13: their sheet is full, the game is over",
         ),
         ("h=12345&oh=&oh=", "oh: given more than once"),
-        ("h=12345&oh=a1&q=2", "query: unknown parameter 'q' (known: s, d, r, v, h, o, oh, t)"),
+        ("h=12345&oh=a1&q=2", "query: unknown parameter 'q' (known: s, d, r, v, h, o, oh, t, p)"),
     ],
 )
 def test_every_bad_opponent_record_names_the_field_and_the_fault(query, message):
@@ -215,6 +215,7 @@ def test_without_an_opponent_the_review_is_unchanged(tables):
         "mean_loss",
         "decisions",
         "costliest",
+        "counts",
         "series",
         "query",
         "variant",
