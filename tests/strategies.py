@@ -1,8 +1,10 @@
-"""Hypothesis strategies for sheets, dice and positions (one place for all)."""
+"""Hypothesis strategies for sheets, dice and positions, and games played for the tests (one place for all)."""
 
 from hypothesis import strategies as st
+from yacht.advisor import advise
 from yacht.categories import N_CATEGORIES
 from yacht.position import Position
+from yacht.practice import Practice
 from yacht.rules import VARIANTS, possible_scores
 
 variants = st.sampled_from(list(VARIANTS.values()))
@@ -104,3 +106,18 @@ def games_with_opponent(draw, max_turns: int = N_CATEGORIES):
         theirs[c] = draw(st.sampled_from(allowed[c]))
         opponent_turns.append((c, theirs[c]))
     return Game(tuple(sheet), tuple(turns), variant, first_roll, start, tuple(opponent_turns))
+
+
+def advisor_practice(tilde, variant, seed: int, opponent: bool, mistakes: bool = True) -> Practice:
+    """A practice game played by the advisor, with a second-best choice every fifth decision."""
+    game = Practice(tilde, variant, seed, opponent)
+    n = 0
+    while not game.over:
+        options = advise(game.position, tilde).options
+        option = options[1] if mistakes and n % 5 == 4 and len(options) > 1 else options[0]
+        n += 1
+        if option.keep is not None and len(option.keep) < 5:
+            game.keep(option.keep)
+        else:
+            game.score(option.category)
+    return game

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import advisor_practice
 from yacht.advisor import advise
 from yacht.api import grade_query, opponent_query, review_query
 from yacht.categories import NAMES_EN
@@ -76,25 +77,10 @@ def test_a_reroll_keeps_the_kept_dice_and_throws_the_first_faces():
     assert kept_in_order((5, 4, 4, 3, 6), (3, 4)) == (4, 3)
 
 
-def _advisor_game(tilde, variant, seed: int, opponent: bool, mistakes: bool = True) -> Practice:
-    """A practice game played by the advisor, with a second-best choice every fifth decision."""
-    game = Practice(tilde, variant, seed, opponent)
-    n = 0
-    while not game.over:
-        options = advise(game.position, tilde).options
-        option = options[1] if mistakes and n % 5 == 4 and len(options) > 1 else options[0]
-        n += 1
-        if option.keep is not None and len(option.keep) < 5:
-            game.keep(option.keep)
-        else:
-            game.score(option.category)
-    return game
-
-
 @pytest.mark.parametrize("variant", ["official", "strict"])
 def test_a_practice_record_reads_back_and_its_dice_are_the_seeds(tables, variant):
     tilde = tables[variant].tilde
-    game = _advisor_game(tilde, VARIANTS[variant], parse_seed("7rq2"), opponent=True)
+    game = advisor_practice(tilde, VARIANTS[variant], parse_seed("7rq2"), opponent=True)
     query = game.query
     assert query.startswith(("p=7rq2&h=", "v=strict&p=7rq2&h="))
     assert parse_game(query) == game.game and format_game(parse_game(query)) == query
@@ -141,7 +127,7 @@ def test_the_opponent_plays_the_advisors_best_option_with_its_own_dice(tables, v
         sheet[turn.category] = turn.points
     assert None not in sheet
     # A record whose opponent scored otherwise is refused, naming their turn.
-    game = _advisor_game(tilde, rules, seed, opponent=True)
+    game = advisor_practice(tilde, rules, seed, opponent=True)
     c, points = game.game.opponent_turns[2]
     other = next(v for v in (0, 5, 10, 15, 20, 25, 30, 50) if v != points and _can_score(rules, c, v))
     wrong = game.query.replace(f"{CATEGORY_LETTERS[c]}{points}", f"{CATEGORY_LETTERS[c]}{other}", 1)

@@ -8,8 +8,9 @@
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
 // {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
 // (a position query: yacht.api.distribution_query), game
-// (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query),
-// time (for the benchmark). Errors are plain objects:
+// (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
+// (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
+// simulated opponent: yacht.api.opponent_query), time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.position.
 //                                        PositionError, or its subclass yacht.game.GameError;
 //                                        yacht.position.GoalUnavailable; the message is the CLI's)
@@ -286,6 +287,16 @@ const actions = {
   /** Every decision of a game record graded: yacht.api.review_query's dict. */
   review({ query }) {
     return answer("review_query", query);
+  },
+
+  /** A practice game's last choice graded as the review grades it: yacht.api.grade_query's dict. */
+  grade({ query }) {
+    return answer("grade_query", query);
+  },
+
+  /** A practice game's simulated opponent, its twelve turns: yacht.api.opponent_query's dict. */
+  opponent({ query }) {
+    return answer("opponent_query", query);
   },
 
   /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */

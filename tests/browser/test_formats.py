@@ -18,6 +18,7 @@ CASES = json.loads((Path(__file__).parents[1] / "golden" / "format_cases.json").
 RUN_CASES = """async cases => {
     const formats = await import("./app/formats.js");
     const errors = await import("./app/view-error.js");
+    const dice = await import("./app/practice-dice.js");
     const fixOf = c => {
         const about = errors.describeLinkError({ field: c.field, message: c.message }, c.query);
         return [about.fix.kind, about.fix.category ?? null];
@@ -30,6 +31,8 @@ RUN_CASES = """async cases => {
         }),
         badGames: cases.bad_games.map(c => formats.parseGame(c.query)),
         fixes: [...cases.bad_positions, ...cases.bad_games].map(fixOf),
+        practiceDice: cases.practice_dice.map(c => dice.faces(dice.parseSeed(c.seed), c.player, c.turn, c.roll)),
+        seeds: cases.practice_dice.map(c => dice.formatSeed(dice.parseSeed(c.seed))),
     };
 }"""
 
@@ -72,6 +75,13 @@ def test_the_page_reads_and_writes_a_game_record_as_python_does(results) -> None
     assert sum("-" in c["query"] for c in CASES["games"]) >= 10  # keeps, not only first rolls
     assert sum("oh=" in c["query"] for c in CASES["games"]) >= 20  # with the opponent's record
     assert results["games"] == [c["canonical"] for c in CASES["games"]]
+
+
+def test_the_page_rolls_a_practice_seeds_dice_as_python_does(results) -> None:
+    assert len(CASES["practice_dice"]) >= 40
+    assert sum("p=" in c["query"] for c in CASES["games"]) >= 10  # practice records read and written
+    assert results["practiceDice"] == [c["faces"] for c in CASES["practice_dice"]]
+    assert results["seeds"] == [c["seed"] for c in CASES["practice_dice"]]
 
 
 def test_the_page_rejects_every_record_python_rejects(results) -> None:

@@ -138,3 +138,30 @@ def test_two_tabs_on_one_game_the_later_change_wins_whole(make_context, server) 
     assert [r["query"] for r in records] == ["h=56366-666-66622"]  # one record, the later, whole
     # The other tab's list follows (the storage event).
     expect(first.get_by_test_id("kept-game")).to_have_attribute("data-query", "h=56366-666-66622")
+
+
+def test_back_to_the_game_before_a_new_one_keeps_both_and_a_reviewed_position_is_no_game(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, START)
+    control(page, "button", "Keep (the best)").click()  # game A: h=56366
+    expect(page).to_have_url(re.compile(r"\?h=56366$"))
+    page.locator("#new-game").click()
+    page.locator("#confirm-yes").click()  # a new game, in a new history entry
+    for key in "12345":
+        page.keyboard.press(key)
+    expect(page.get_by_test_id("die")).to_have_count(5)
+    other = url_query(page)
+    page.go_back()  # game A again: changing it changes its own record, never the new game's
+    expect(page).to_have_url(re.compile(r"\?h=56366$"))
+    page.keyboard.press("1")
+    page.keyboard.press("1")
+    expect(page).to_have_url(re.compile(r"h=56366-666-66611$"))
+    queries = sorted(r["query"] for r in page.evaluate(KEPT_RECORDS))
+    assert queries == sorted(["h=56366-666-66611", other])
+    # A decision opened from the review is a position to look at: the game's record stays.
+    page.locator("#review-open").click()
+    page.get_by_test_id("decision").first.get_by_role("button").click()
+    expect(page.locator("#back-to-game")).to_be_visible()
+    assert sorted(r["query"] for r in page.evaluate(KEPT_RECORDS)) == queries
+    context.close()

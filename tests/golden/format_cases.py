@@ -19,6 +19,10 @@ The cases (a fixed seed: byte-identical from run to run):
   some with an opponent's record, ``o`` and ``oh``, and the last ones with a score to reach
   ``t``, in varied spellings) and
   ``yacht.game.format_game`` of it;
+- ``games`` also holds practice records (``p``: the seed's dice, random keeps and categories, half
+  with an opponent's record);
+- ``practice_dice``: ``{seed, player, turn, roll, faces}``: ``yacht.practice_dice.faces`` for
+  random seeds (their text), players, turns and rolls;
 - ``bad_games``: ``{query, field, message}``: records ``yacht.game.parse_game`` or ``replay``
   rejects, with the field and message of the ``GameError``;
 - ``bad_positions``: ``{query, field, message}``: queries ``yacht.position.parse_query``
@@ -39,6 +43,7 @@ from yacht.categories import N_CATEGORIES  # noqa: E402
 from yacht.dice import roll_index  # noqa: E402
 from yacht.game import Game, GameError, Turn, format_game, parse_game, replay  # noqa: E402
 from yacht.position import PositionError, format_query, parse_query  # noqa: E402
+from yacht.practice_dice import ME, SEED_LIMIT, faces, format_seed, practice_roll  # noqa: E402
 from yacht.rules import VARIANTS, possible_scores, score_table  # noqa: E402
 
 CASES = Path(__file__).with_name("format_cases.json")
@@ -142,6 +147,38 @@ def with_opponent(rng: random.Random, game: Game) -> Game:
     return replace(game, opponent=tuple(start), opponent_turns=tuple(turns))
 
 
+def random_practice(rng: random.Random) -> Game:
+    """A legal practice record: the seed's dice, random keeps and free categories; half of them
+    with an opponent (I sit first; their turn after each of mine, the last one may be missing)."""
+    variant = VARIANTS[rng.choice(["official", "strict"])]
+    seed = rng.randrange(SEED_LIMIT)
+    scores = score_table(variant)
+    filled: list[int | None] = [None] * N_CATEGORIES
+    turns = []
+    for number in range(1, rng.randint(1, N_CATEGORIES) + 1):
+        rolls = [practice_roll(seed, ME, number, 1)]
+        keeps = []
+        while len(rolls) < 3 and rng.random() < 0.6:
+            kept = tuple(rng.sample(rolls[-1], rng.randint(0, 4)))
+            keeps.append(tuple(sorted(kept)))
+            rolls.append(practice_roll(seed, ME, number, len(rolls) + 1, kept))
+        category = None if rng.random() < 0.1 else rng.choice([c for c in range(N_CATEGORIES) if filled[c] is None])
+        if category is not None:
+            filled[category] = int(scores[roll_index(rolls[-1]), category])
+        turns.append(Turn(tuple(rolls), tuple(keeps), category))
+        if category is None:
+            break
+    game = Game(turns=tuple(turns), variant=variant, practice=seed)
+    if rng.random() < 0.5:
+        return game
+    finished = sum(t.category is not None for t in turns)
+    allowed = possible_scores(variant)
+    free = list(range(N_CATEGORIES))
+    rng.shuffle(free)
+    theirs = tuple((c, rng.choice(allowed[c])) for c in free[: finished - (finished > 0 and rng.random() < 0.3)])
+    return replace(game, opponent=(None,) * N_CATEGORIES, opponent_turns=theirs)
+
+
 def spelled(rng: random.Random, query: str) -> str:
     """A game query in another spelling: parameters shuffled, leading zeros on points."""
     parts = query.split("&")
@@ -188,6 +225,14 @@ BAD_GAMES = [
     "t=150&oh=&h=12345",
     "o=,,,,,,,,,,,&t=5&h=12345",
     "t=5&t=5&h=12345",
+    "p=k3x9q&h=12345",
+    "p=k3x9q&h=54436-44-44123",
+    "p=K3X9Q&h=",
+    "p=1234567&h=",
+    "p=k3x9q&s=1,,,,,,,,,,,&h=",
+    "p=k3x9q&r=2&h=",
+    "p=k3x9q&t=200&h=",
+    "p=k3x9q&o=1,,,,,,,,,,,&h=&oh=",
 ]
 
 BAD_POSITIONS = [
@@ -239,9 +284,26 @@ def cases() -> dict:
         query = spelled(rng, format_game(replace(random_game(rng), target=rng.randint(0, 999))))
         replay(parse_game(query))  # legal
         games.append({"query": query, "canonical": format_game(parse_game(query))})
+    for _ in range(12):
+        query = format_game(random_practice(rng))
+        replay(parse_game(query))  # legal
+        games.append({"query": query, "canonical": format_game(parse_game(query))})
+    practice_dice = []
+    for _ in range(40):
+        seed, player, turn, roll = rng.randrange(SEED_LIMIT), rng.randint(1, 2), rng.randint(1, 12), rng.randint(1, 3)
+        practice_dice.append(
+            {
+                "seed": format_seed(seed),
+                "player": player,
+                "turn": turn,
+                "roll": roll,
+                "faces": faces(seed, player, turn, roll),
+            }
+        )
     return {
         "positions": positions,
         "games": games,
+        "practice_dice": practice_dice,
         "bad_games": [failure(parse_game, q) for q in BAD_GAMES],
         "bad_positions": [failure(parse_query, q) for q in BAD_POSITIONS],
     }

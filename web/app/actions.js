@@ -1,7 +1,7 @@
 // What the controls do: every change of the position or the game goes through change(), so the
 // URL, the views and the advice follow it.
 
-import { requestAdvice, requestReview } from "./advisor.js";
+import { requestAdvice, requestPractice, requestReview } from "./advisor.js";
 import { ascending, N_DICE, randomFace } from "./dice.js";
 import { $ } from "./dom.js";
 import { decisionCount, readQuery } from "./formats.js";
@@ -13,6 +13,7 @@ import {
   currentQuery,
   gameView,
   leaveGame,
+  practising,
   restore,
   snapshot,
   startGame,
@@ -44,10 +45,12 @@ export function change(mutate, { redo = [], push = false } = {}) {
     renderAdvice(); // only the entry changed
   else {
     markStale();
-    if (store.game && store.view.phase === "dice") renderAdvice(); // what to enter, at once
+    // What to enter, or a practice game's turn (its advice hidden): at once.
+    if (store.game && (store.view.phase === "dice" || practising())) renderAdvice();
     requestAdvice();
   }
   requestReview();
+  requestPractice();
 }
 
 export function addDie(face) {

@@ -2,7 +2,7 @@ import { decisionCount, formatGame, isGameQuery, keepFits, parseGame, readQuery 
 import { refreshGames } from "./games.js";
 import { Advisor, LatestRequest } from "./messenger.js";
 import { registerServiceWorker } from "./offline.js";
-import { currentQuery, restoreEntry, store, sync, writeURL } from "./store.js";
+import { currentQuery, keepOnDevice, practising, restoreEntry, store, sync, writeURL } from "./store.js";
 import { renderAdvice } from "./view-advice.js";
 import { renderInput, renderLoading } from "./view-input.js";
 import { renderReview } from "./view-review.js";
@@ -29,6 +29,7 @@ export function startAdvisor() {
       renderLoading();
       requestAdvice();
       requestReview();
+      requestPractice();
       registerServiceWorker();
     },
     (error) => {
@@ -147,12 +148,83 @@ function requestHistogram(query) {
   if (store.histogram?.query !== query) histogramRequests.want(query);
 }
 
-/** The review of the game shown, while the review panel is open. */
-const reviewRequests = panelRequests("review", "reviewShown", renderReview);
+/** The review of the game shown, while the review panel is open. A practice game's record on
+ * the device keeps the review's mean loss (the games list's progress). */
+const reviewRequests = panelRequests("review", "reviewShown", () => {
+  renderReview();
+  if (practising() && store.reviewShown?.result && store.reviewShown.query === formatGame(store.game)) {
+    keepOnDevice();
+    refreshGames();
+  }
+});
 
 export function requestReview() {
   if (!store.reviewOpen || !store.game || decisionCount(store.game) === 0) return;
   const query = formatGame(store.game);
   if (store.reviewShown?.query === query) return;
   reviewRequests.want(query);
+}
+
+// Practice ------------------------------------------------------------------------------------
+
+let practiceHandlers = null;
+
+/** What was asked for last (not asked again while its answer is on the way). */
+const asked = { grade: null, opponent: null };
+
+/** The handlers the practice's answers call (main.js): opponentReady(). */
+export function bindAdvisor(given) {
+  practiceHandlers = given;
+}
+
+/** The grade of a practice game's last choice ({query, count, result} or {query, count, error}
+ * in store.practiceGrade), drawn by the advice's view. */
+const gradeRequests = new LatestRequest({
+  canSend: () => store.ready,
+  send: (request) => store.advisor.call("grade", { query: request.query }),
+  done: (request, result) => {
+    store.practiceGrade = { ...request, result };
+    renderAdvice();
+  },
+  failed: (request, error) => {
+    if (error.kind === "load") return failLoading(error);
+    if (error.kind === "cancelled") asked.grade = null;
+    else store.practiceGrade = { ...request, error };
+    renderAdvice();
+  },
+});
+
+/** The simulated opponent's twelve turns ({key, turns} in store.practiceOpponent). */
+const opponentRequests = new LatestRequest({
+  canSend: () => store.ready,
+  send: (request) => store.advisor.call("opponent", { query: request.query }),
+  done: (request, result) => {
+    store.practiceOpponent = { key: request.key, turns: result.turns };
+    practiceHandlers?.opponentReady();
+  },
+  failed: (request, error) => {
+    asked.opponent = null; // asked again on the next change
+    if (error.kind === "load") failLoading(error);
+  },
+});
+
+/** A practice game: the grade of the last choice (when it is shown after each choice) and the
+ * simulated opponent's turns (once per seed and rules), whenever they are not known yet. */
+export function requestPractice() {
+  if (!practising()) return;
+  const game = store.game;
+  const count = decisionCount(game);
+  const query = formatGame({ ...game, keep: null });
+  const graded = store.practiceGrade;
+  const wanted = store.practiceFeedback === "each" && count > 0;
+  if (wanted && graded?.query !== query && asked.grade !== query) {
+    asked.grade = query;
+    gradeRequests.want({ query, count });
+  }
+  const key = `${game.variant}|${game.practice}`;
+  if (game.opponent && store.practiceOpponent?.key !== key && asked.opponent !== key) {
+    asked.opponent = key;
+    const start = { ...game, turns: [], keep: null, opponent: { sheet: game.opponent.sheet, turns: [] } };
+    opponentRequests.want({ query: formatGame(start), key });
+  }
 }

@@ -1,4 +1,5 @@
 import { ascending, contains, MAX_ROLLS, N_DICE } from "./dice.js";
+import { faces, formatSeed, ME, parseSeed } from "./practice-dice.js";
 import { defaultVariant, knownVariant, nCategories, pointsOf, possible } from "./rules.js";
 
 export const CATEGORY_LETTERS = "abcdefghijkl";
@@ -58,10 +59,10 @@ export function readQuery(query) {
 
 // The game record ------------------------------------------------------------------------------
 //
-// game = {sheet, firstRoll, variant, turns, opponent, target, keep}: as yacht.game.Game (the start
-// sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}, the opponent
-// {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none recorded, the
-// score to reach or null/absent: none), plus
+// game = {sheet, firstRoll, variant, turns, opponent, target, practice, keep}: as yacht.game.Game
+// (the start sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}, the
+// opponent {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none
+// recorded, the score to reach or null/absent: none, a practice game's seed or null/absent), plus
 // `keep`: the dice kept for a reroll whose dice are not entered yet (null when none). `entry`:
 // the new dice entered so far for that reroll, or for a new turn's first roll. null: no game, a
 // position is entered.
@@ -90,6 +91,7 @@ export function formatGame(g) {
   if (g.sheet.some((v) => v !== null)) parts.push(`s=${formatSheet(g.sheet)}`);
   if (g.firstRoll !== 1) parts.push(`r=${g.firstRoll}`);
   if (g.variant !== defaultVariant()) parts.push(`v=${g.variant}`);
+  if ((g.practice ?? null) !== null) parts.push(`p=${formatSeed(g.practice)}`);
   if (opponent && opponent.sheet.some((v) => v !== null)) parts.push(`o=${formatSheet(opponent.sheet)}`);
   if ((g.target ?? null) !== null) parts.push(`t=${g.target}`);
   parts.push(`h=${g.turns.map(formatTurn).join(".")}`);
@@ -124,8 +126,28 @@ export function parseGame(query) {
   if (opponent === undefined) return null;
   const target = readTarget(params);
   if (params.has("t") && (target === null || opponent !== null)) return null;
-  const g = { sheet, firstRoll: Number(r), variant, turns, opponent, target, keep: null };
+  const practice = params.has("p") ? parseSeed(params.get("p")) : null;
+  if (params.has("p") && !practiceStart(practice, sheet, r, opponent, params.has("t"))) return null;
+  const g = { sheet, firstRoll: Number(r), variant, turns, opponent, target, practice, keep: null };
   return legalGame(g) ? g : null;
+}
+
+/** Whether a practice record starts as one (yacht.game._parse_practice): a seed, empty sheets,
+ * roll 1, no score to reach. */
+function practiceStart(seed, sheet, r, opponent, hasTarget) {
+  const empty = (s) => s.every((v) => v === null);
+  return seed !== null && empty(sheet) && r === "1" && !hasTarget && (opponent === null || empty(opponent.sheet));
+}
+
+/** Whether the rolls of my turn `number` hold the practice's dice (yacht.game._check_practice_dice):
+ * the kept ones and the first faces of each roll, as multisets. */
+export function practiceDiceFit(seed, number, turn) {
+  const sorted = (dice) => [...dice].sort().join("");
+  return turn.rolls.every((dice, j) => {
+    const kept = j > 0 ? turn.keeps[j - 1] : [];
+    const thrown = faces(seed, ME, number, j + 1).slice(0, 5 - kept.length);
+    return sorted(dice) === sorted([...kept, ...thrown]);
+  });
 }
 
 const filledCount = (sheet) => sheet.filter((v) => v !== null).length;
@@ -184,6 +206,7 @@ export function legalGame(g) {
     if (firstRollOf(g, i) + turn.rolls.length - 1 > MAX_ROLLS) return false;
     const keepsFit = turn.keeps.every((k, j) => contains(turn.rolls[j], k) && contains(turn.rolls[j + 1], k));
     if (!keepsFit) return false;
+    if ((g.practice ?? null) !== null && !practiceDiceFit(g.practice, filledCount(g.sheet) + i + 1, turn)) return false;
     if (turn.category === null) return true;
     if (sheet[turn.category] !== null) return false;
     sheet[turn.category] = pointsOf(turn.rolls.at(-1), turn.category, g.variant);

@@ -3,7 +3,7 @@
 // to resume the game in progress; the list of kept games follows every change and other tabs.
 
 import { $ } from "./dom.js";
-import { deviceStorage, listRecords, removeRecord } from "./saved.js";
+import { deviceStorage, listRecords, newGameId, removeRecord } from "./saved.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
 import { renderGames, renderResume } from "./view-games.js";
@@ -37,6 +37,20 @@ export function startGames(given) {
   window.addEventListener("storage", (event) => {
     if (event.key === null || event.key.startsWith("yacht.game.")) refreshGames();
   });
+}
+
+/** Which kept record the game shown after Back or Forward continues: the one kept with exactly
+ * its query; else the record kept under the current id when it is the same game (one query
+ * extends the other); else a new one, so that going back to another game and changing it never
+ * writes over the game left. */
+export function adoptGameId(query) {
+  const { games } = kept();
+  const same = games.find((g) => g.query === query);
+  if (same) return (store.gameId = same.id);
+  const mine = games.find((g) => g.id === store.gameId);
+  const continues = !mine || mine.query.startsWith(query) || query.startsWith(mine.query);
+  if (!continues) store.gameId = newGameId();
+  return store.gameId;
 }
 
 /** After every change: the list, the offer (gone once the page shows something), a failure. */

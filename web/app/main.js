@@ -34,13 +34,22 @@ import {
   share,
   undo,
 } from "./actions.js";
-import { requestAdvice, requestReview, setPageState, startAdvisor } from "./advisor.js";
+import { bindAdvisor, requestAdvice, requestPractice, requestReview, setPageState, startAdvisor } from "./advisor.js";
 import { $, drawDie, el } from "./dom.js";
-import { dropOffer, refreshGames, startGames } from "./games.js";
+import { adoptGameId, dropOffer, refreshGames, startGames } from "./games.js";
 import { reloadForUpdate, renderAppNote } from "./offline.js";
 import { render } from "./render.js";
 import { setRules } from "./rules.js";
-import { canScore, historyState, lastRemovable, readLocation, store } from "./store.js";
+import {
+  loadFeedbackSetting,
+  opponentReady,
+  practiceRolls,
+  practiceScore,
+  setFeedback,
+  startPractice,
+  togglePracticeKeep,
+} from "./practice.js";
+import { canScore, currentQuery, historyState, lastRemovable, practising, readLocation, store } from "./store.js";
 import { initialLanguage, saveLanguage, setLanguage, t } from "./texts.js";
 import { bindAdvice, markStale, renderAdvice } from "./view-advice.js";
 import { buildCard, closePicker } from "./view-card.js";
@@ -48,21 +57,26 @@ import { bindError } from "./view-error.js";
 import { buildGoal, renderGoal } from "./view-goal.js";
 import { bindInput, renderLoading, renderStatic } from "./view-input.js";
 import { bindNote, clearNote, showNote } from "./view-note.js";
+import { bindPractice } from "./view-practice.js";
 import { bindReview } from "./view-review.js";
 import { bindVerdict } from "./view-verdict.js";
 
 /** What the views call (data flows one way: a view renders from the store and calls these). */
 const handlers = {
-  applyOption,
+  // In a practice game the sheet's picker scores through the practice (its opponent follows).
+  applyOption: (option) => (practising() ? practiceScore(option.category) : applyOption(option)),
   canScore,
   fixLink,
   openDecision,
   openReview,
+  opponentReady,
+  practiceRolls,
   removeDie,
   setGoal,
   setOpponent,
   setSheet,
   setTarget,
+  togglePracticeKeep,
 };
 
 /** The views that act get their handlers once, before anything is drawn. */
@@ -70,6 +84,8 @@ function bindViews() {
   bindAdvice(handlers);
   bindError(handlers);
   bindInput(handlers);
+  bindPractice(handlers);
+  bindAdvisor(handlers);
   bindReview(handlers);
   bindVerdict(handlers);
 }
@@ -136,6 +152,7 @@ function bindControls() {
     $("#new-game").focus();
   });
   $("#confirm-yes").addEventListener("click", newGame);
+  bindPracticeSetup();
 
   bindNote();
 
@@ -151,6 +168,14 @@ function bindControls() {
     }
     if (inField(event.target)) return;
     const key = event.key.toLowerCase();
+    if (practising() && !event.ctrlKey && !event.metaKey) {
+      // A practice game: 1–5 mark or release a die to keep, R rolls.
+      if (/^[1-5]$/.test(event.key)) togglePracticeKeep(Number(event.key) - 1);
+      else if (key === "r") practiceRolls();
+      else return;
+      event.preventDefault();
+      return;
+    }
     if (event.ctrlKey || event.metaKey) {
       if (key === "z" && !event.shiftKey) undo();
       else if ((key === "z" && event.shiftKey) || key === "y") redo();
@@ -170,9 +195,42 @@ function bindControls() {
   });
 }
 
+/** The practice's setup (under Practice): the opponent, when the grading shows, Start. */
+function bindPracticeSetup() {
+  const setup = $("#practice-setup");
+  const open = $("#practice-open");
+  const show = (shown) => {
+    setup.hidden = !shown;
+    open.setAttribute("aria-expanded", String(shown));
+  };
+  open.addEventListener("click", () => {
+    show(setup.hidden);
+    for (const radio of document.querySelectorAll("input[name=feedback]")) {
+      radio.checked = radio.value === store.practiceFeedback;
+    }
+    if (!setup.hidden) $("#practice-start").focus();
+  });
+  for (const radio of document.querySelectorAll("input[name=feedback]")) {
+    radio.addEventListener("change", () => {
+      setFeedback(radio.value);
+      requestPractice();
+    });
+  }
+  $("#practice-cancel").addEventListener("click", () => {
+    show(false);
+    open.focus();
+  });
+  $("#practice-start").addEventListener("click", () => {
+    show(false);
+    startPractice({ opponent: $("#practice-opponent").checked });
+    window.scrollTo(0, 0);
+  });
+}
+
 /** Show what the URL and history.state say (after Back / Forward, or a kept game opened). */
 function showLocation() {
   readLocation();
+  adoptGameId(currentQuery());
   store.generation++;
   clearNote();
   dropOffer();
@@ -180,6 +238,7 @@ function showLocation() {
   markStale();
   requestAdvice();
   requestReview();
+  requestPractice();
 }
 
 /** What a kept game's buttons do (games.js): open it here (its keep and entry too), or share
@@ -214,6 +273,7 @@ function inField(target) {
 async function main() {
   store.language = initialLanguage();
   setLanguage(store.language);
+  loadFeedbackSetting();
   bindViews();
   startAdvisor(); // the runtime loads while the rest of the page starts
   bindControls();

@@ -7,7 +7,9 @@
 //   {v: 1, id, updated: ms since 1970, query: the game's (or position's) canonical query,
 //    keep: dice kept for a reroll whose dice are not entered yet, or null,
 //    entry: the new dice entered so far ([1–6 …]), turn: 1–12, score: the sheet's total,
-//    over: the game is over, opponent: their total or null}
+//    over: the game is over, opponent: their total or null,
+//    practice (absent in older records): null, or a practice game's {seed: its p= value,
+//    meanLoss: the review's mean loss per decision once reviewed, else null}}
 // A record that does not parse, or of another version, is skipped (and counted), never used.
 // Two tabs write their own keys; the same game in two tabs: the later write wins, whole.
 
@@ -42,8 +44,26 @@ export function parseRecord(text) {
     Number.isInteger(r.turn) &&
     Number.isInteger(r.score) &&
     typeof r.over === "boolean" &&
-    (r.opponent === null || Number.isInteger(r.opponent));
-  return ok ? r : null;
+    (r.opponent === null || Number.isInteger(r.opponent)) &&
+    practiceOk(r.practice);
+  return ok ? { ...r, practice: r.practice ?? null } : null;
+}
+
+const practiceOk = (p) =>
+  p === undefined ||
+  p === null ||
+  (typeof p === "object" &&
+    typeof p.seed === "string" &&
+    /^[0-9a-z]{1,6}$/.test(p.seed) &&
+    (p.meanLoss === null || (Number.isFinite(p.meanLoss) && p.meanLoss >= 0)));
+
+/** The record kept under `id`, or null (none, damaged, or the storage cannot be read). */
+export function readRecord(storage, id) {
+  try {
+    return parseRecord(storage.getItem(KEY_PREFIX + id));
+  } catch {
+    return null;
+  }
 }
 
 /** Why storage failed: "blocked" (no access) or "full" (quota). */

@@ -21,7 +21,8 @@ import {
   readQuery,
 } from "./formats.js";
 import { nCategories, pointsOf, sheetTotals } from "./rules.js";
-import { deviceStorage, newGameId, saveRecord } from "./saved.js";
+import { formatSeed } from "./practice-dice.js";
+import { deviceStorage, newGameId, readRecord, saveRecord } from "./saved.js";
 
 export const store = {
   /** "en" or "ja". */
@@ -75,7 +76,18 @@ export const store = {
    * ("blocked" / "full") or null. */
   gameId: newGameId(),
   keepFailed: null,
+  /** A practice game (store.game.practice, its seed): the dice marked to keep (by position),
+   * when the grading shows ("each" choice or at the "end"), the last choice's grade
+   * ({query, count: decisions graded, result} or {query, count, error}) and the simulated
+   * opponent's turns ({key: "<variant>|<seed>", turns}, yacht.api.opponent_query's). */
+  practiceKeep: [],
+  practiceFeedback: "each",
+  practiceGrade: null,
+  practiceOpponent: null,
 };
+
+/** Whether the game shown is a practice game (the advice hidden, the dice the seed's). */
+export const practising = () => (store.game?.practice ?? null) !== null;
 
 /** Where the game stands (the sheet, the dice, the phase), from the record and the entry. */
 export function gameView() {
@@ -203,27 +215,40 @@ export function writeURL(push = false) {
   keepOnDevice();
 }
 
-/** The game (or the position) shown, kept on the device after every change (saved.js); an
- * empty sheet with no dice is not worth keeping. */
+/** The game (or the position) shown, kept on the device after every change (saved.js) under
+ * store.gameId (games.js adopts the id of a game come back to); an empty sheet with no dice is
+ * not worth keeping. */
 export function keepOnDevice() {
-  if (!store.rules) return;
+  // A decision's position opened from the review is a view into the game, not a game to keep.
+  if (!store.rules || store.backToGame) return;
   const s = store.state;
   const empty = !store.game && s.dice.length === 0 && s.sheet.every((v) => v === null);
   if (empty) return;
   const storage = deviceStorage();
   const filled = s.sheet.filter((v) => v !== null).length;
+  const query = currentQuery();
   const record = {
     id: store.gameId,
     updated: Date.now(),
-    query: currentQuery(),
+    query,
     keep: store.game?.keep ?? null,
     entry: store.game ? [...store.entry] : [],
     turn: store.view?.turn ?? Math.min(filled + 1, nCategories()),
     score: sheetTotals(s.sheet).total,
     over: filled === nCategories(),
     opponent: s.opponent ? sheetTotals(s.opponent).total : null,
+    practice: practising() ? practiceRecord(storage, query) : null,
   };
   store.keepFailed = storage ? saveRecord(storage, record) : "blocked";
+}
+
+/** What the games list keeps of a practice game: its seed and, once it is reviewed, the mean loss
+ * per decision (from the review shown, else as kept before for the same record). */
+function practiceRecord(storage, query) {
+  const reviewed = store.reviewShown?.query === query ? store.reviewShown.result : null;
+  const before = storage ? readRecord(storage, store.gameId) : null;
+  const kept = before?.query === query ? (before.practice?.meanLoss ?? null) : null;
+  return { seed: formatSeed(store.game.practice), meanLoss: reviewed ? reviewed.mean_loss : kept };
 }
 
 export function snapshot() {
@@ -254,6 +279,7 @@ export function readLocation() {
   }
   store.reviewOpen = saved.review === true && store.game !== null;
   store.picker = null;
+  store.practiceKeep = [];
   sync();
 }
 

@@ -2,6 +2,7 @@
 
 import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
+import { PRACTICE_TEXTS } from "./texts-practice.js";
 
 export const MINUS = "\u2212";
 
@@ -335,7 +336,9 @@ export const t = (key, ...args) => {
   return typeof text === "function" ? text(...args) : text;
 };
 
-for (const language of Object.keys(TEXTS)) Object.assign(TEXTS[language], GOAL_TEXTS[language], GAMES_TEXTS[language]);
+for (const language of Object.keys(TEXTS)) {
+  Object.assign(TEXTS[language], GOAL_TEXTS[language], GAMES_TEXTS[language], PRACTICE_TEXTS[language]);
+}
 
 export const formatExpected = (x) => x.toFixed(2);
 export const formatLoss = (x) => `${MINUS}${x.toFixed(2)}`;

@@ -2,13 +2,14 @@ import { N_DICE, sortedKey } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { readQuery } from "./formats.js";
 import { categoryName } from "./rules.js";
-import { currentQuery, store } from "./store.js";
+import { currentQuery, practising, store } from "./store.js";
 import { formatExpected, formatLoss, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
 import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
 import { renderHistogram } from "./view-histogram.js";
 import { renderCard } from "./view-card.js";
+import { renderPractice } from "./view-practice.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
 let handlers = null;
@@ -35,6 +36,7 @@ export function renderAdvice() {
     else list.removeAttribute("data-query");
     return;
   }
+  if (practising()) return renderPractice(); // the advice stays hidden
   delete summary.dataset.expected;
   const current = store.shown?.query === currentQuery() || store.shown?.query === store.link ? store.shown : null;
   if (store.game && store.view.phase === "dice") {

@@ -24,7 +24,7 @@
 import { N_DICE } from "./dice.js";
 import { $, el } from "./dom.js";
 import { categoryName, pointsOf, possible, sheetTotals } from "./rules.js";
-import { store } from "./store.js";
+import { practising, store } from "./store.js";
 import { t } from "./texts.js";
 
 /** Most scores a category may have for its chips to be in the row. */
@@ -132,7 +132,8 @@ function dicePoints(c) {
 }
 
 export function renderCard() {
-  const best = store.shown?.result && !store.shown.error ? bestCategory() : undefined;
+  // The best category is marked, except in a practice game (its advice stays hidden).
+  const best = store.shown?.result && !store.shown.error && !practising() ? bestCategory() : undefined;
   for (const cell of document.querySelectorAll("[data-testid=cell]")) {
     const c = Number(cell.dataset.category);
     renderMine(cell, c, best === c);

@@ -4,7 +4,7 @@
 // The view renders what it is given and calls the handlers it is given: resume(record),
 // open(record), share(record), remove(record), dismiss().
 
-import { $, el } from "./dom.js";
+import { $, el, svgEl } from "./dom.js";
 import { t } from "./texts.js";
 
 /** The offer to resume `record` (null: none). */
@@ -27,7 +27,7 @@ export function renderGames(games, note, handlers, language) {
     ...games.map((record) => {
       const status = record.over ? t("gameFinal", record.score) : t("gameAt", record.turn, record.score);
       const versus = record.opponent === null ? "" : ` · ${t("gameOpponent", record.opponent)}`;
-      const open = el("button", { type: "button", class: "game-open" }, `${status}${versus}`);
+      const open = el("button", { type: "button", class: "game-open" }, `${practiceLabel(record)}${status}${versus}`);
       open.addEventListener("click", () => handlers.open(record));
       const share = el("button", { type: "button", "aria-label": t("shareGame", status) }, t("share"));
       share.addEventListener("click", () => handlers.share(record));
@@ -39,11 +39,57 @@ export function renderGames(games, note, handlers, language) {
       remove.addEventListener("click", () => handlers.remove(record));
       return el(
         "li",
-        { class: "game", "data-testid": "kept-game", "data-id": record.id, "data-query": record.query },
+        {
+          class: "game",
+          "data-testid": "kept-game",
+          "data-id": record.id,
+          "data-query": record.query,
+          "data-mean-loss": record.practice?.meanLoss ?? null,
+        },
         el("span", { class: "game-when", text: when.format(new Date(record.updated)) }),
         open,
         el("span", { class: "game-buttons-row" }, share, remove),
       );
     }),
+  );
+  renderProgress(games);
+}
+
+/** "Practice · mean loss 0.42 · " before a practice game's status. */
+function practiceLabel(record) {
+  if (!record.practice) return "";
+  const loss = record.practice.meanLoss;
+  return `${t("practiceGame")}${loss === null ? "" : ` (${t("practiceMeanLoss", loss.toFixed(2))})`} · `;
+}
+
+/** How many finished practice games the progress chart shows, the latest ones. */
+const PROGRESS_GAMES = 20;
+
+/** The mean loss per decision of the last finished and reviewed practice games, oldest first, as
+ * a line (data-values: those losses). Hidden before the first. */
+function renderProgress(games) {
+  const figure = $("#practice-progress");
+  const losses = games
+    .filter((g) => g.over && g.practice && g.practice.meanLoss !== null)
+    .slice(0, PROGRESS_GAMES)
+    .map((g) => g.practice.meanLoss)
+    .reverse();
+  figure.hidden = losses.length === 0;
+  figure.dataset.values = losses.map(String).join(",");
+  if (!losses.length) return figure.replaceChildren();
+  const [w, h, pad] = [300, 80, 6];
+  const top = Math.max(0.5, ...losses);
+  const x = (i) => (losses.length === 1 ? w / 2 : pad + ((w - 2 * pad) * i) / (losses.length - 1));
+  const y = (v) => h - pad - ((h - 2 * pad) * v) / top;
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none", "aria-hidden": "true" });
+  svg.append(svgEl("line", { class: "goal-line", x1: 0, x2: w, y1: y(0.2), y2: y(0.2) }));
+  svg.append(svgEl("polyline", { points: losses.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  for (const [i, v] of losses.entries()) svg.append(svgEl("circle", { cx: x(i), cy: y(v), r: 3 }));
+  const fixed = (v) => v.toFixed(2);
+  const summary = t("progressSummary", losses.length, fixed(losses.at(-1)), fixed(Math.min(...losses)));
+  figure.replaceChildren(
+    el("figcaption", {}, el("b", { text: t("progressHeading") }), " ", summary),
+    svg,
+    el("p", { class: "hint", text: t("lossHint") }),
   );
 }

@@ -3,15 +3,16 @@
 
 import { N_DICE } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
-import { canUndo, lastRemovable, store } from "./store.js";
+import { canUndo, lastRemovable, practising, store } from "./store.js";
 import { t } from "./texts.js";
 import { renderGoal } from "./view-goal.js";
 import { renderReview } from "./view-review.js";
 import { renderCard } from "./view-card.js";
+import { practiceSlots } from "./view-practice.js";
 
 let handlers = null;
 
-/** The handlers the input calls (main.js): removeDie(index). */
+/** The handlers the input calls (main.js): removeDie(index), togglePracticeKeep(index). */
 export function bindInput(given) {
   handlers = given;
 }
@@ -50,6 +51,7 @@ export function renderInput() {
 }
 
 export function renderDice() {
+  if (practising()) return renderPracticeDice();
   const playing = store.game !== null;
   const locked = playing ? store.view.locked : [];
   const slots = store.state.dice.map((face, i) => {
@@ -90,14 +92,29 @@ export function renderDice() {
   for (const button of document.querySelectorAll("#keypad button")) button.disabled = !entering;
 }
 
+/** A practice game's dice: the page rolls them (no keypad), a tap marks a die to keep. */
+function renderPracticeDice() {
+  const slots = practiceSlots(handlers.togglePracticeKeep);
+  while (slots.length < N_DICE) slots.push(el("span", { class: "slot empty", "aria-hidden": "true" }));
+  $("#slots").replaceChildren(...slots);
+  const v = store.view;
+  const hint = v.phase === "choice" ? (v.roll < 3 ? t("practiceChoose") : t("practiceLast")) : "";
+  $("#dice-hint").textContent = hint;
+  $("#clear-dice").disabled = true;
+  $("#roll-for-me").disabled = true;
+  for (const button of document.querySelectorAll("#keypad button")) button.disabled = true;
+}
+
 export function renderGameBar() {
   const status = $("#game-status");
-  if (!store.game) status.textContent = t("playHint");
+  if (practising() && store.view.phase !== "over")
+    status.textContent = t("practiceStatus", store.view.turn, Math.max(store.view.roll, 1));
+  else if (!store.game) status.textContent = t("playHint");
   else if (store.view.phase === "over") status.textContent = t("playingOver");
   else status.textContent = t("playing", store.view.turn, store.view.roll);
   status.classList.toggle("playing", store.game !== null);
-  $("#undo").disabled = !canUndo();
-  $("#redo").disabled = store.redoStack.length === 0;
+  $("#undo").disabled = !canUndo() || practising(); // a practice game's choices stand
+  $("#redo").disabled = store.redoStack.length === 0 || practising();
   $("#back-to-game").hidden = !store.backToGame;
   $("#undo").hidden = store.backToGame; // a position opened from a review: Back is the way back
   $("#redo").hidden = store.backToGame;

@@ -71,6 +71,8 @@ export function renderReview() {
   panel.dataset.query = review.query;
   body.replaceChildren(
     reviewFigures(review),
+    lossCounts(review),
+    ...practiceLink(),
     el("p", { class: "split", text: t("luckSkill", formatSigned(review.luck), formatSigned(-review.total_loss)) }),
     reviewChart(review),
     el("h3", { text: t("costliest") }),
@@ -139,6 +141,44 @@ export function reviewFigures(review) {
         )
       : "",
   );
+}
+
+/** The decisions counted by loss (yacht.review.LOSS_BINS, as a proficiency test counts them):
+ * data-testid="loss-counts", data-counts the review's JSON counts. */
+function lossCounts(review) {
+  const names = t("lossBins");
+  const counts = Object.entries(review.counts);
+  return el(
+    "div",
+    { class: "loss-counts" },
+    el("h3", { text: t("lossCounts") }),
+    el(
+      "dl",
+      { class: "figures-list", "data-testid": "loss-counts", "data-counts": JSON.stringify(review.counts) },
+      ...counts.map(([bin, n], i) =>
+        el("div", { "data-bin": bin }, el("dt", { text: names[i] }), el("dd", { text: String(n) })),
+      ),
+    ),
+    el("p", { class: "hint", text: t("lossHint") }),
+  );
+}
+
+/** A practice game's link for a friend: the same seed and rules, from the empty sheet (the same
+ * dice for the same choices). data-testid="practice-link". */
+function practiceLink() {
+  const game = store.game;
+  if ((game.practice ?? null) === null) return [];
+  const rival = game.opponent ? { sheet: game.opponent.sheet, turns: [] } : null;
+  const query = formatGame({ ...game, turns: [], opponent: rival, keep: null });
+  return [
+    el(
+      "p",
+      { class: "practice-again" },
+      el("a", { href: `${location.pathname}?${query}`, "data-testid": "practice-link", text: t("practiceAgain") }),
+      " ",
+      el("span", { class: "hint", text: t("practiceAgainHint") }),
+    ),
+  ];
 }
 
 /** One decision: where, the dice, what was chosen, the best option, the loss; tap to open it. */

@@ -1,0 +1,193 @@
+// A practice game's turn (store.game.practice): the advice stays hidden. The verdict's room shows
+// the grade of the last choice instead (or, with the grading at the end, that it was recorded),
+// the dice are buttons that mark the dice to keep, and the verdict's button rolls, or opens the
+// summary once the game is over. Scoring is the sheet's picker, as in any game.
+//
+// Test contracts: data-testid="practice-feedback" (data-state: "graded", "grading", "hidden",
+// "error"; when graded data-count (decisions graded), data-turn, data-roll, data-loss,
+// data-chosen-expected, data-best-expected and, with an opponent, data-chance-loss); the dice
+// (data-testid="die") are toggle buttons with aria-pressed and data-held while a reroll is possible.
+//
+// The view renders from the store and calls the handlers it is given (bindPractice):
+// practiceRolls(), openReview(); the dice call togglePracticeKeep(index) (view-input.js).
+
+import { MAX_ROLLS, N_DICE } from "./dice.js";
+import { $, drawDie, el } from "./dom.js";
+import { decisionCount, formatGame } from "./formats.js";
+import { categoryName } from "./rules.js";
+import { store } from "./store.js";
+import { formatExpected, formatLoss, t } from "./texts.js";
+import { formatChance } from "./texts-goal.js";
+
+let handlers = null;
+
+/** The handlers the practice's button calls (main.js): practiceRolls(), openReview(). */
+export function bindPractice(given) {
+  handlers = given;
+}
+
+/** The verdict area and its button in a practice game. */
+export function renderPractice() {
+  const v = store.view;
+  const list = $("#options");
+  list.replaceChildren();
+  list.removeAttribute("data-query");
+  const summary = $("#summary");
+  delete summary.dataset.expected;
+  const feedback = feedbackBox();
+  $("#verdict-box").replaceChildren(...(feedback ? [feedback] : []));
+  const status = v.phase === "over" ? t("practiceOver") : t("practiceStatus", v.turn, Math.max(v.roll, 1));
+  summary.textContent = feedback ? status : `${status} ${instruction(v)}`;
+  renderApply(v);
+}
+
+/** What to do now, in words (when the verdict's room has space for them). */
+function instruction(v) {
+  if (v.phase === "opponent") return t("practiceWaitOpponent");
+  if (v.phase === "dice") return t("practiceRollFirst");
+  if (v.phase === "choice") return v.roll < MAX_ROLLS ? t("practiceChoose") : t("practiceLast");
+  return "";
+}
+
+/** The dice kept for the next roll, in the order shown. */
+const heldDice = () => store.state.dice.filter((_, i) => store.practiceKeep[i] === true);
+
+function renderApply(v) {
+  const apply = $("#verdict-apply");
+  apply.removeAttribute("aria-label");
+  let action = null;
+  if (v.phase === "over") {
+    apply.textContent = t("practiceSummaryButton");
+    action = () => handlers.openReview();
+  } else if (v.phase === "choice" && v.roll >= MAX_ROLLS) {
+    apply.textContent = t("practiceScoreFirst");
+  } else {
+    const held = v.phase === "choice" ? heldDice() : [];
+    const text = held.length ? t("practiceRollSome", N_DICE - held.length) : t("practiceRoll");
+    apply.textContent = text;
+    if (held.length) apply.setAttribute("aria-label", t("practiceRollName", text, held.join(" ")));
+    if (v.phase !== "opponent") action = () => handlers.practiceRolls();
+  }
+  apply.disabled = action === null;
+  apply.onclick = action;
+  if (store.focusVerdict && action) {
+    store.focusVerdict = false;
+    apply.focus();
+  }
+}
+
+/** The grade of the last choice, or what stands in for it; null: nothing to say yet. */
+function feedbackBox() {
+  const count = decisionCount(store.game);
+  if (count === 0) return null;
+  if (store.practiceFeedback === "end") {
+    return el(
+      "p",
+      { class: "feedback-note", "data-testid": "practice-feedback", "data-state": "hidden" },
+      t("feedbackHidden"),
+    );
+  }
+  const grade = store.practiceGrade;
+  const current = grade?.query === formatGame({ ...store.game, keep: null }) ? grade : null;
+  if (!current) {
+    return el(
+      "p",
+      { class: "feedback-note", "data-testid": "practice-feedback", "data-state": "grading" },
+      t("feedbackGrading"),
+    );
+  }
+  if (current.error) {
+    const text = t("internalError", current.error.message);
+    return el("p", { class: "feedback-note", "data-testid": "practice-feedback", "data-state": "error" }, text);
+  }
+  return gradeTable(current.result.decision, current.count);
+}
+
+/** The grade: the loss, then my choice and the best side by side (points now, expected final
+ * score after it, and with an opponent the chance of winning). */
+function gradeTable(d, count) {
+  const w = d.winning ?? null;
+  const lost = d.loss > 0;
+  // The grade first (a long line loses its end, never the loss): turn and roll last.
+  let headline = lost ? t("feedbackLoss", formatLoss(d.loss)) : t("feedbackBest");
+  if (w && w.loss > 0) headline += ` · ${t("feedbackWinLoss", (100 * w.loss).toFixed(1))}`;
+  headline += ` · ${t("feedbackHeading", d.turn, d.roll)}`;
+  const row = (label, option, chance) =>
+    el(
+      "div",
+      { class: "feedback-row" },
+      el("span", { class: "feedback-what" }, t(label, optionWords(option))),
+      el("span", { class: "feedback-num" }, option.category === undefined ? "—" : String(option.points)),
+      el("span", { class: "feedback-num" }, formatExpected(option.expected)),
+      w ? el("span", { class: "feedback-num" }, formatChance(chance)) : "",
+    );
+  const head = el(
+    "div",
+    { class: "feedback-row feedback-head", "aria-hidden": "true" },
+    el("span", { class: "feedback-what" }, ""),
+    el("span", { class: "feedback-num" }, t("feedbackNow")),
+    el("span", { class: "feedback-num" }, t("feedbackFinal")),
+    w ? el("span", { class: "feedback-num" }, t("feedbackWin")) : "",
+  );
+  return el(
+    "div",
+    {
+      class: lost ? "verdict feedback lost" : "verdict feedback",
+      "data-testid": "practice-feedback",
+      "data-state": "graded",
+      "data-count": count,
+      "data-turn": d.turn,
+      "data-roll": d.roll,
+      "data-loss": String(d.loss),
+      "data-chosen-expected": String(d.chosen.expected),
+      "data-best-expected": String(d.best.expected),
+      "data-chance-loss": w ? String(w.loss) : null,
+    },
+    el("p", { class: "verdict-words" }, headline),
+    el(
+      "div",
+      { class: w ? "feedback-grid with-win" : "feedback-grid" },
+      head,
+      row("feedbackYou", d.chosen, w?.chosen.chance),
+      row("feedbackBestRow", d.best, w?.best_average.chance),
+    ),
+  );
+}
+
+/** An option in a few words: "Keep 4 4", "Reroll all dice", "Choice 21". */
+function optionWords(option) {
+  if (option.category !== undefined) return `${categoryName(option.category)} ${option.points}`;
+  return option.keep.length ? t("keep", option.keep.join(" ")) : t("keepNone");
+}
+
+/** The dice of a practice turn: buttons that mark a die to keep while a reroll is possible
+ * (`toggle(index)`), else pictures. */
+export function practiceSlots(toggle) {
+  const v = store.view;
+  const canHold = v.phase === "choice" && v.roll < MAX_ROLLS;
+  return store.state.dice.map((face, i) => {
+    if (!canHold) {
+      const label = t("practiceDie", i + 1, face);
+      return el(
+        "span",
+        { class: "slot", role: "img", "data-testid": "die", "aria-label": label },
+        drawDie(face, "large"),
+      );
+    }
+    const held = store.practiceKeep[i] === true;
+    const button = el(
+      "button",
+      {
+        type: "button",
+        class: held ? "slot held" : "slot",
+        "data-testid": "die",
+        "data-held": held ? t("heldMark") : null,
+        "aria-pressed": String(held),
+        "aria-label": t("keepDie", i + 1, face),
+      },
+      drawDie(face, "large"),
+    );
+    button.addEventListener("click", () => toggle(i));
+    return button;
+  });
+}
