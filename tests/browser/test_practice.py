@@ -24,6 +24,7 @@ from yacht.rules import VARIANTS, score_table
 from .conftest import ARTIFACTS, new_context
 from .page_helpers import open_page, url_query
 from .test_accessibility import violations
+from .test_phone import no_clashes
 
 pytestmark = pytest.mark.browser
 
@@ -248,6 +249,9 @@ def test_a_practice_turn_on_one_phone_screen_without_axe_violations(browser, ser
         assert box and box["y"] + box["height"] <= 844, f"{selector} below the screen"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert violations(page) == []  # axe-core: the held dice, the grade, the Roll button
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert no_clashes(page) == []
+    page.screenshot(path=str(ARTIFACTS / f"practice-turn-{language}-320x640.png"))
     page.locator("#practice-open").click()
     assert violations(page) == []  # the setup panel
     context.close()

@@ -108,10 +108,9 @@ function feedbackBox() {
 function gradeTable(d, count) {
   const w = d.winning ?? null;
   const lost = d.loss > 0;
-  // The grade first (a long line loses its end, never the loss): turn and roll last.
+  // The grade; where it was chosen heads the table below.
   let headline = lost ? t("feedbackLoss", formatLoss(d.loss)) : t("feedbackBest");
   if (w && w.loss > 0) headline += ` · ${t("feedbackWinLoss", (100 * w.loss).toFixed(1))}`;
-  headline += ` · ${t("feedbackHeading", d.turn, d.roll)}`;
   const row = (label, option, chance) =>
     el(
       "div",
@@ -123,8 +122,8 @@ function gradeTable(d, count) {
     );
   const head = el(
     "div",
-    { class: "feedback-row feedback-head", "aria-hidden": "true" },
-    el("span", { class: "feedback-what" }, ""),
+    { class: "feedback-row feedback-head" },
+    el("span", { class: "feedback-what" }, t("feedbackHeading", d.turn, d.roll)),
     el("span", { class: "feedback-num" }, t("feedbackNow")),
     el("span", { class: "feedback-num" }, t("feedbackFinal")),
     w ? el("span", { class: "feedback-num" }, t("feedbackWin")) : "",
