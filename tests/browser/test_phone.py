@@ -121,7 +121,8 @@ def no_clashes(page: Page) -> list[str]:
             'button, .segmented label span, summary, legend, .cell .name, .verdict-words, h1, h2');
         for (const e of [...labels].filter(visible)) {
             // A segment's label spills over its neighbour without clipping: an overflow too.
-            const clipped = getComputedStyle(e).overflow !== 'visible' || e.matches('.segmented label span');
+            const clipped = getComputedStyle(e).overflow !== 'visible'
+                || e.matches('.segmented label span, #opponent-toggle');
             if (e.scrollWidth > e.clientWidth + 1 && clipped)
                 out.push(`overflows: ${e.textContent.trim()}`);
             const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);

@@ -32,7 +32,7 @@ export const GOAL_TEXTS = {
     opponentTurn: "The opponent's turn: tap the category they scored",
     opponentTurnPick: "The points they scored:",
     you: "You",
-    opponentColumn: "Opponent",
+    opponentColumn: "Rival",
     opponentInGame: "Their sheet follows the game: after each of your turns, enter theirs.",
     reviewChance: "Chance of winning",
     reviewChanceValue: (start, last) => `${start} at the start, ${last} now`,
