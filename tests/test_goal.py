@@ -17,6 +17,7 @@ from yacht.goal import goal_distribution, opponent_law
 from yacht.outcome import max_future
 from yacht.position import Position, PositionError, format_query, parse_query
 from yacht.rules import OFFICIAL
+from yacht.table import SCALE
 from yacht.winning import reach_payoff, solve_goal, win_payoff
 
 ME = "s=1,2,3,4,5,6,20,0,0,,30,"  # S.Straight and Yacht left, 71 points
@@ -212,8 +213,9 @@ def test_the_goals_distribution_gives_the_goals_own_chances(shipped, position):
     names, payoff = _goal_of_final(position, tilde)
     for k, name in enumerate(names):
         assert float(p @ payoff[finals, k]) == pytest.approx(answer[name], abs=1e-12), name
-    # The best average is the most any play can expect.
-    assert dist["expected"] <= advise(position, tilde).expected + 1e-9
+    # The best average is the most any play can expect, up to the shipped table's rounding: its
+    # values are within 0.5 / SCALE of Ẽ (Hypothesis found an exact law 2.4e-6 above the advice).
+    assert dist["expected"] <= advise(position, tilde).expected + 0.5 / SCALE
 
 
 @pytest.mark.parametrize("others", [(3, 6, 9, 15, 18), (3, 8, 9, 15, 24), (3, 6, 9, 15, 12), (1, 4, 6, 10, 18)])

@@ -11,13 +11,20 @@ the masks), so that the caller fetches the files and asks again. A file that is
 missing or damaged in a folder raises ``table.TableError`` naming it.
 """
 
+from __future__ import annotations
+
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from .reach_table import Chunk, chunk_name, decode_chunk, folder_name
 from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+
+if TYPE_CHECKING:
+    from .reach_table import Chunk
+
+# reach_table (and the outcome, policy and reach modules it imports) is imported where a chunk is
+# first named or read: the page's first answer needs none, and its start-up waits on every import.
 
 DEFAULT_TABLES: Final = Path(__file__).resolve().parents[2] / "public" / "tables"
 """``build_table``'s output folder in this checkout (the CLI also honours ``$YACHT_TABLES``)."""
@@ -50,6 +57,8 @@ class ReachMissing(LookupError):
         self.variant = variant
         self.quantities = quantities
         self.masks = masks
+        from .reach_table import chunk_name
+
         self.names = [chunk_name(m) for m in masks]
 
 
@@ -87,6 +96,8 @@ class Tables(dict[str, Table]):
         missing = [(q, m) for q, masks in wanted.items() for m in masks if (variant, q, m) not in self.chunks]
         if missing and self.folder is None:
             raise ReachMissing(variant, [q for q, _ in missing], [m for _, m in missing])
+        from .reach_table import chunk_name, folder_name
+
         for quantity, mask in missing:
             path = self.folder / folder_name(variant, quantity) / chunk_name(mask)
             data = _read(path, f"the {variant} {quantity} chunk of mask {mask}")
@@ -100,6 +111,8 @@ class Tables(dict[str, Table]):
     def add_chunk(self, variant: str, mask: int, data: bytes, quantity: str = "reach", source: str = "") -> None:
         """Decode (``reach_table.decode_chunk``, ``TableError`` if damaged) and keep a chunk
         file's bytes: how a caller without a folder fills ``chunks``."""
+        from .reach_table import chunk_name, decode_chunk
+
         source = source or f"the {variant} {quantity} chunk {chunk_name(mask)}"
         chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity, source=source)
         self.chunks[variant, quantity, mask] = chunk
