@@ -6,9 +6,9 @@ beside CPython.
 Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and starts, in a
 blank page of that origin, a module worker (``/bench-goal-worker.js``, below) that loads
 Pyodide and NumPy from the site's trimmed runtime as ``worker.js`` does, installs the
-site's wheel, puts the official table, its spread table and the reach chunks the queries
-need in a folder read by ``yacht.loader.Tables`` (each decoded on first use, as the page
-does), and then times ``yacht.api.advise_query`` on each query,
+site's wheel, puts the official table, its spread table and the reach and law chunks the
+queries need (``goal.chunks_needed``) in a folder read by ``yacht.loader.Tables`` (each
+decoded on first use, as the page does), and then times ``yacht.api.advise_query`` on each query,
 the result converted to a JS object as the page's worker converts it (one warm-up query
 first). The same queries are timed on CPython in this process (``bench_goal``'s
 positions: my free categories 12 … 1, ``--per-stage`` random positions each, rolls 1–3,
@@ -33,11 +33,11 @@ from bench_page import BLANK, CHROMIUM_ARGS, DEBIAN_CHROMIUM, PUBLIC, ROOT, TIME
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(ROOT / "py"))
-from yacht.advisor import sheet_state
 from yacht.api import advise_query
+from yacht.goal import chunks_needed
 from yacht.loader import DEFAULT_TABLES, Tables
 from yacht.position import parse_query
-from yacht.reach_table import chunk_name, chunks_for, folder_name
+from yacht.reach_table import chunk_name, folder_name
 
 WORKER = "/bench-goal-worker.js"
 WORKER_SOURCE = """
@@ -58,6 +58,7 @@ const start = () => (async () => {
   const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   pyodide.unpackArchive(await bytes(build.wheel.url), "wheel", { extractDir: site });
   pyodide.FS.mkdirTree("/tmp/tables/yacht-official.reach");
+  pyodide.FS.mkdirTree("/tmp/tables/yacht-official.law");
   for (const name of ["yacht-official.table", "yacht-official.spread.table", ...CHUNKS]) {
     pyodide.FS.writeFile(`/tmp/tables/${name}`, await bytes(`tables/${name}`));
   }
@@ -133,9 +134,9 @@ def positions(per_stage: int, seed: int, goal: str) -> list[tuple[int, str]]:
 
 
 def chunk_files(queries: list[str]) -> list[str]:
-    """The reach chunks (paths under tables/) the queries' answers may read."""
-    masks = {m for q in queries for m in chunks_for(sheet_state(parse_query(q).sheet)[0])}
-    return [f"{folder_name('official')}/{chunk_name(m)}" for m in sorted(masks)]
+    """The chunks (paths under tables/) the queries' answers read: reach and law."""
+    wanted = {(q, m) for query in queries for q, masks in chunks_needed(parse_query(query)).items() for m in masks}
+    return [f"{folder_name('official', q)}/{chunk_name(m)}" for q, m in sorted(wanted)]
 
 
 def pyodide_times(queries: list[str]) -> tuple[list[float], str]:
