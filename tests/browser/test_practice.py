@@ -272,6 +272,13 @@ def test_the_keys_keep_dice_and_roll_in_a_practice_game(browser, server) -> None
     page.locator("body").press("3")  # released again
     expect(page.locator("[data-testid=die][aria-pressed=true]")).to_have_count(1)
     kept = dice_shown(page)[0]
+    die = page.get_by_test_id("die").nth(2)  # a die reached by Tab and toggled keeps the focus
+    die.focus()
+    page.keyboard.press("Space")
+    expect(die).to_have_attribute("aria-pressed", "true")
+    expect(die).to_be_focused()
+    page.keyboard.press("Space")
+    expect(die).to_have_attribute("aria-pressed", "false")
     page.locator("body").press("r")
     expect(page).to_have_url(re.compile(rf"h={first.split('h=')[1]}-{kept}-{kept}\d{{4}}$"))
     expect(page.get_by_test_id("option")).to_have_count(0)

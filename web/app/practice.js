@@ -73,7 +73,9 @@ export function togglePracticeKeep(index) {
   keep[index] = !keep[index];
   if (keep.every(Boolean)) return; // five kept is no roll: score a category instead
   store.practiceKeep = keep;
+  const focused = $("#slots").contains(document.activeElement);
   render();
+  if (focused) document.querySelectorAll("#slots [data-testid=die]")[index]?.focus(); // the dice are redrawn
 }
 
 /** Roll: a turn's first roll, or the dice not marked (the marked ones kept). */
