@@ -345,6 +345,20 @@ def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float
     return "\n".join(lines)
 
 
+def render_paired(variant_name: str, shipped: np.ndarray, before: np.ndarray) -> str:
+    """The paired difference of two win-aware players' results (games,) on the same dice and
+    seats: the shipped player's (the chunks) minus the one before (the normal law), in points of
+    win rate (draws half), with its 95 % interval, and how many games each won that the other
+    did not."""
+    difference = shipped - before
+    half = 1.96 * difference.std(ddof=1) / np.sqrt(len(difference))
+    return (
+        f"{variant_name}: the chunks' player minus the normal law's, same dice and seats, {len(difference):,} games: "
+        f"{100 * difference.mean():+.2f} points of win rate (95 % interval ±{100 * half:.2f}; "
+        f"better in {int((difference > 0).sum()):,} games, worse in {int((difference < 0).sum()):,})"
+    )
+
+
 def run_duel(args: argparse.Namespace) -> int:
     """``python -m yacht duel``: play and print the figures per variant (``render_duel``)."""
     import time
@@ -376,13 +390,7 @@ def run_duel(args: argparse.Namespace) -> int:
             print(render_duel(name, result, cpu, wall, exact_free), flush=True)
             results.append(result.result)
         if args.compare:
-            difference = results[0] - results[1]
-            half = 1.96 * difference.std(ddof=1) / np.sqrt(len(difference))
-            print(
-                f"  the chunks' player minus the normal law's, same dice and seats, {len(difference):,} games: "
-                f"{100 * difference.mean():+.2f} points of win rate (95 % interval ±{100 * half:.2f})",
-                flush=True,
-            )
+            print(render_paired(variant_name, *results), flush=True)
     return 0
 
 

@@ -258,8 +258,11 @@ def threshold_after(
     for c in range(N_CATEGORIES):
         if not mask >> c & 1:
             _, nus, gain = successor(scores, np.array([mask]), np.array([nu]), np.full((1, 1), c))
-            chances = chunk_of(chunks, mask | 1 << c).at(nus[:, :1], needs[None, :] - gain[:, :1])
-            after[c] = chances @ weights
+            # Few rolls differ in (ν', gain) (a face's count, a category's distinct scores): each
+            # distinct pair is looked up once, then spread over the rolls that share it.
+            pairs, row = np.unique(nus[:, 0] * 1024 + gain[:, 0], return_inverse=True)
+            chances = chunk_of(chunks, mask | 1 << c).at(pairs[:, None] >> 10, needs[None, :] - (pairs[:, None] & 1023))
+            after[c] = (chances @ weights)[row.ravel()]
     return after
 
 
