@@ -1,5 +1,5 @@
 // ESLint for the page's JavaScript (run by `make lint`): the recommended rules, browser and
-// worker globals; formatting is Prettier's (.prettierrc.json). That no import under web/ makes a
+// worker globals (Node's for the build's web/compile_pyc.mjs); formatting is Prettier's (.prettierrc.json). That no import under web/ makes a
 // cycle is tests/test_web_imports.py's check.
 import js from "@eslint/js";
 import globals from "globals";
@@ -14,6 +14,10 @@ export default [
   {
     files: ["web/worker.js", "web/worker-load.js", "web/worker-tables.js", "web/snapshot.js", "web/bare-worker.js"],
     languageOptions: { sourceType: "module", globals: globals.worker },
+  },
+  {
+    files: ["web/compile_pyc.mjs"],
+    languageOptions: { sourceType: "module", globals: globals.node },
   },
   {
     files: ["web/sw.js"],

@@ -25,8 +25,10 @@ const CACHE = "yacht-runtime-snapshot";
 const MAGIC = 1886286592;
 const LEAST_BYTES = 1 << 24;
 
-/** Imported before the snapshot is taken: what loadPackage, NumPy and our package import from
- * the standard library anyway (all in web/keep-stdlib.txt). */
+/** Imported before the snapshot is taken: what loadPackage, NumPy and our package's first answer
+ * import from the standard library anyway (all in web/keep-stdlib.txt). Not what only later
+ * answers need (dataclasses: the goal, game and review modules): on a first visit these imports
+ * come before NumPy, on the way to the first advice. */
 export const PRE_IMPORTS = [
   "importlib.metadata",
   "email.message",
@@ -36,12 +38,10 @@ export const PRE_IMPORTS = [
   "tarfile",
   "shutil",
   "tempfile",
-  "sysconfig",
   "json",
   "pathlib",
   "inspect",
   "typing",
-  "dataclasses",
   "ast",
   "pickle",
   "platform",

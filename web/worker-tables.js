@@ -27,10 +27,14 @@ export function tableLoaders(build, advisor) {
   /** "variant/quantity/mask" -> Promise that resolves once that chunk is in py.tables.chunks. */
   const chunks = new Map();
 
-  /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step. */
+  /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step.
+   * The bytes cross as one buffer copy (toPy gives a memoryview, bytes() copies it): bytes() of the
+   * Uint8Array itself would iterate over it, about 60 ms for the 224 kB table. */
   async function decodeInto(bytes, decode) {
     const py = await advisor;
-    const data = py.builtins.bytes(bytes);
+    const view = py.pyodide.toPy(bytes);
+    const data = py.builtins.bytes(view);
+    view.destroy();
     try {
       decode(py, data);
     } catch (error) {

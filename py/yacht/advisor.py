@@ -18,7 +18,7 @@ category index order); each carries its loss against the best (≥ 0).
 ``policy.expected_policy`` makes the same choices for whole batches.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,8 +29,7 @@ from .rules import score_table
 from .solver import category_values
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One choice. ``keep`` (dice values, ascending) for a keep, else ``None``.
 
     ``category`` and ``points``: the category scored now and its points
@@ -53,8 +52,7 @@ class Option:
         return out
 
 
-@dataclass(frozen=True)
-class Advice:
+class Advice(NamedTuple):
     """``expected``: the expected final score under optimal play from here.
     ``score``: the sheet's score now (bonus included). ``options``: best first."""
 

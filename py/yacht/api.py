@@ -59,7 +59,6 @@ CLI's) never lets it through.
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 import numpy as np
 
@@ -227,5 +226,5 @@ def _at_my_turn(position: Position) -> Position:
         try:
             check_turn_order(position.sheet, position.opponent)
         except PositionError:
-            position = replace(position, opponent=None)
+            position = position._replace(opponent=None)
     return position

@@ -62,7 +62,7 @@ as multisets; the order shown is free). The opponent's turns are those of the si
 Every bad record raises ``GameError`` naming the turn and what is wrong.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final
 
 from .categories import N_CATEGORIES, NAMES_EN
@@ -378,7 +378,7 @@ def replay(game: Game) -> tuple[list[Step], Position]:
             position = Position(tuple(sheet), None, 0, game.variant, rival.sheet, game.target)
     last = game.turns[-1] if game.turns else None
     rival.play_after(sum(v is not None for v in sheet), last is None or last.category is not None)
-    return steps, replace(position, opponent=rival.sheet)
+    return steps, position._replace(opponent=rival.sheet)
 
 
 class _Rival:

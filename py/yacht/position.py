@@ -28,8 +28,7 @@ so a message never carries a control character.
 """
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 from urllib.parse import unquote_plus
 
 from .categories import N_CATEGORIES, NAMES_EN
@@ -64,8 +63,7 @@ class PositionError(ValueError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """A moment of a game.
 
     ``sheet``: 12 entries in category order, ``None`` where unfilled.

@@ -26,7 +26,7 @@ gains more than ``TIE`` in chance over it.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -271,7 +271,7 @@ class _Goals:
         these dice (at roll 3, or stopping early: valued as at roll 3)."""
         if keep is not None and len(keep) < 5:
             return next(o for o in answer["options"] if o.get("keep") == list(keep))
-        at_roll3 = self.advice(replace(position, roll=3))
+        at_roll3 = self.advice(position._replace(roll=3))
         return next(o for o in at_roll3["options"] if o["category"] == category)
 
 

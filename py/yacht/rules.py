@@ -11,9 +11,8 @@ four consecutive faces appear; B.Straight 30 for five consecutive faces;
 Yacht 50 for five of a kind. A category whose condition fails scores 0.
 """
 
-from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -25,9 +24,10 @@ B_STRAIGHT_POINTS: Final = 30
 YACHT_POINTS: Final = 50
 
 
-@dataclass(frozen=True)
-class Variant:
-    """A rule variant. ``name`` is the one used in file names and ``v=``."""
+class Variant(NamedTuple):
+    """A rule variant. ``name`` is the one used in file names and ``v=``. (A NamedTuple, as are
+    the other values the first answer builds, so the page's worker does not import dataclasses
+    before its first answer.)"""
 
     name: str
     yacht_is_full_house: bool

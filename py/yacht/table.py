@@ -54,9 +54,8 @@ import hashlib
 import json
 import struct
 import zlib
-from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -126,8 +125,7 @@ class TableError(ValueError):
     """A table file that cannot be used; the message says what is wrong."""
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """Ẽ of one variant: ``tilde`` is (4096, 64) float64, indexed ``[mask, ν]``,
     NaN where unreachable."""
 

@@ -3,6 +3,7 @@ files and the keep-lists): what the page loads, that it imports nothing outside 
 that a damaged or substituted runtime file is refused with its name."""
 
 import hashlib
+import zipfile
 
 import build_site
 import pytest
@@ -81,3 +82,28 @@ def test_a_substituted_numpy_wheel_is_refused_by_its_sha256(fresh_page: Page, se
             fresh_page, "(NumPy)", "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl: damaged or substituted"
         )
     retry_gets_advice(fresh_page, QUERY, cpython)
+
+
+def test_the_first_answer_imports_the_package_from_its_shipped_bytecode(fresh_page: Page, server) -> None:
+    """The wheel holds bytecode (web/compile_pyc.mjs) for exactly the modules the first answer imports,
+    and the worker's Python reads it instead of compiling the source: the modules have no docstring,
+    which only the shipped bytecode leaves out. The modules imported later ship as source only."""
+    (wheel,) = (PUBLIC / "py").glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        cached = sorted(n for n in archive.namelist() if n.endswith(".pyc"))
+    expected = build_site.first_answer_modules()
+    assert [n.split("/")[-1].split(".")[0] for n in cached] == sorted(p.split("/")[-1][:-3] for p in expected)
+    fresh_page.goto(server.url(f"index.html?{QUERY}"))
+    fresh_page.get_by_test_id("option").first.wait_for()
+    (worker,) = [w for w in fresh_page.workers if w.url.endswith("/worker.js")]
+    modules = worker.evaluate(
+        """() => globalThis.pyodide.runPython(`
+import os, sys
+ours = {name: m for name, m in sys.modules.items() if name.split(".")[0] == "yacht"}
+{name: [os.path.exists(m.__cached__), m.__doc__ is None] for name, m in ours.items()}
+`).toJs({dict_converter: Object.fromEntries})"""
+    )
+    first = {p[:-3].replace("/__init__", "").replace("/", ".") for p in expected}
+    assert first <= set(modules), "the first answer's modules are imported"
+    for name, (has_bytecode, no_docstring) in modules.items():
+        assert (has_bytecode and no_docstring) == (name in first), name
