@@ -117,7 +117,7 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     variant = position.variant.name
     result = _advice(position, tables)
     if with_distribution:
-        result["distribution"] = _distribution(position, _tilde(tables, variant))
+        result["distribution"] = _distribution(position, tables)
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
@@ -131,17 +131,27 @@ def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
     return {
         "query": format_query(position),
         "variant": variant,
-        "distribution": _distribution(position, _tilde(tables, variant)),
+        "distribution": _distribution(position, tables),
     }
 
 
-def _distribution(position: Position, tilde: np.ndarray) -> dict:
-    """The final-score distribution under the advised play: the goal's where it is exact
-    (``goal.goal_distribution``, ``"play": "goal"``), else the best average's
-    (``goal.distribution``, ``"play": "average"``)."""
-    from .goal import distribution, goal_distribution
+def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
+    """The final-score distribution under the advised play (``"play"``): the goal's where its
+    chance is exact and the goal's play can be followed (``goal.goal_distribution``: exact, up
+    to 4 free categories; with ``t=`` and the reach chunks, up to ``reach_play.REACH_PLAY_FREE``,
+    ``reach_play.reach_play_distribution``: simulated), else the best average's
+    (``goal.distribution``)."""
+    from .goal import _free, distribution, goal_distribution
 
-    return goal_distribution(position, tilde) or distribution(position, tilde)
+    tilde = _tilde(tables, position.variant.name)
+    found = goal_distribution(position, tilde)
+    _, reach = _loaders(tables, position.variant.name)
+    if found is None and position.target is not None and reach is not None and not position.is_over:
+        from .reach_play import REACH_PLAY_FREE, reach_play_distribution
+
+        if _free(position.sheet) <= REACH_PLAY_FREE:
+            found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
+    return found or distribution(position, tilde)
 
 
 def _game(query: str, tables: Mapping[str, Table]):

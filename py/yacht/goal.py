@@ -29,6 +29,7 @@ standard error); ``"play": "average"``.
 ``"exact"`` above), the same under the goal's play (its best option, as
 ``goal_advice`` ranks them, then the goal's choices at every later roll):
 ``"play": "goal"``; ``None`` where the goal is not exact.
+(With t= beyond that, up to six free categories: ``reach_play``.)
 """
 
 from __future__ import annotations

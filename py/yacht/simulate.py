@@ -62,10 +62,12 @@ def play_turns(
     variant: Variant,
     rng: np.random.Generator | ByteDice,
     rolled: tuple[int, np.ndarray] | None = None,
+    columns: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One turn of N games: (masks', ν', gain), each (N,). Game i follows column i of ``policy``.
+    """One turn of N games: (masks', ν', gain), each (N,). Game i follows column i of ``policy``,
+    or column ``columns[i]`` (games in the same state can share one).
     ``rolled``: (r, rolls (N,)) to start after roll r (1–3) with these rolls instead of the first throw."""
-    games = np.arange(len(masks))
+    games = np.arange(len(masks)) if columns is None else columns
     done, roll = rolled if rolled is not None else (1, roll_dice(rng, np.zeros(len(masks), dtype=np.intp)))
     stopped = np.zeros(len(masks), dtype=bool)
     for keeps in (policy.keep1, policy.keep2)[done - 1 :]:

@@ -24,6 +24,8 @@ AGAINST = f"{MID_GAME}&o=5,,12,,,24,,,,15,30,"
 LATE = "s=3,6,9,12,15,18,22,,,15,30,&d=22556&r=2&o=4,8,12,16,,24,25,,,15,30,0"
 """Three free categories of mine, two of theirs: exact."""
 TARGET = f"{MID_GAME}&t=200"
+TARGET_SIX = "s=3,6,9,12,,18,,,,,30,&d=22556&r=1&t=170"
+"""Six free categories and a score to reach: the histogram follows the target (simulated)."""
 
 CHANCES = """items => items.map(e => ({
     keep: e.dataset.keep ?? null,
@@ -183,19 +185,24 @@ def test_a_bad_goal_in_a_link_is_explained_and_dropped(page: Page, server) -> No
     wait_for_advice(page, MID_GAME)
 
 
-@pytest.mark.parametrize("query", [TARGET, LATE])
+@pytest.mark.parametrize("query", [TARGET, LATE, TARGET_SIX])
 def test_the_final_score_histogram_is_cpythons_exact_or_simulated(page: Page, server, tables, query) -> None:
-    """Under the advised play: playing to win where that is exact (LATE), else the best average;
-    exact with at most six free categories; beyond, the same simulated games as CPython's
-    (simulate.ByteDice: the same seed gives the same dice in Pyodide)."""
+    """Under the advised play: playing to win where that is exact (LATE), for the score to reach up to
+    six free categories (TARGET_SIX, simulated over the reach chunks of every later mask), else the
+    best average; exact with at most six free categories; beyond, the same simulated games as
+    CPython's (simulate.ByteDice: the same seed gives the same dice in Pyodide)."""
     open_page(page, server, query)
     wait_for_advice(page, query)
     histogram = page.get_by_test_id("histogram")
     expect(histogram).to_have_attribute("data-query", query)
     expected = distribution_query(query, tables)["distribution"]
     assert histogram.get_attribute("data-exact") == str(expected["exact"]).lower()
-    assert histogram.get_attribute("data-play") == expected["play"] == ("goal" if query == LATE else "average")
-    title = "Final score if you play to win" if query == LATE else "Final score if you play for the best average"
+    assert histogram.get_attribute("data-play") == expected["play"] == ("average" if query == TARGET else "goal")
+    title = {
+        TARGET: "Final score if you play for the best average",
+        LATE: "Final score if you play to win",
+        TARGET_SIX: "Final score if you play to reach 170",
+    }[query]
     expect(histogram.locator("h3")).to_have_text(title)
     # The goal's play takes the first of options whose chance ties to float noise (1e-16), and
     # which one that is can differ between CPython and wasm (as win and draw apart do): those
