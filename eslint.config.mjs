@@ -12,7 +12,14 @@ export default [
     languageOptions: { sourceType: "module", globals: globals.browser },
   },
   {
-    files: ["web/worker.js", "web/worker-load.js", "web/worker-tables.js", "web/snapshot.js", "web/bare-worker.js"],
+    files: [
+      "web/worker.js",
+      "web/worker-load.js",
+      "web/worker-tables.js",
+      "web/snapshot.js",
+      "web/snapshot-worker.js",
+      "web/bare-worker.js",
+    ],
     languageOptions: { sourceType: "module", globals: globals.worker },
   },
   {

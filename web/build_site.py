@@ -25,7 +25,8 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    ``public/runtime.js`` gives ``loadPyodide`` its options (``stdLibURL``,
    ``lockFileURL``), the stdlib's sha256, which the worker checks, and the
    key of the warm start's snapshot (``web/snapshot.js``): a hash of the
-   Pyodide files, the stdlib and snapshot.js, which decide what it holds.
+   Pyodide files, the stdlib, snapshot.js and snapshot-worker.js, which
+   decide what it holds.
 4. Our package: a wheel built from ``py/yacht`` (fixed timestamps, sorted
    entries: byte-identical from run to run) to ``public/py/``, with the
    bytecode of the modules the first answer imports, compiled by the pinned
@@ -94,6 +95,7 @@ WEB_FILES: Final = (
     "worker-load.js",
     "worker-tables.js",
     "snapshot.js",
+    "snapshot-worker.js",
     "style.css",
     "sw.js",
     "bare.html",
@@ -282,7 +284,8 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -
     entry["unvendored_tests"] = False
     write_if_changed(target / "pyodide-lock.json", lock_json(lock, entry))
     snapshot = hashlib.sha256()
-    for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, (WEB / "snapshot.js").read_bytes()):
+    ours = ((WEB / name).read_bytes() for name in ("snapshot.js", "snapshot-worker.js"))
+    for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, *ours):
         snapshot.update(hashlib.sha256(data).digest())
     return {
         "indexURL": "pyodide/",
@@ -572,6 +575,7 @@ PAGE_FILES: Final = (
     "worker-load.js",
     "worker-tables.js",
     "snapshot.js",
+    "snapshot-worker.js",
     "style.css",
     "rules.json",
     "build.json",

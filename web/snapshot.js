@@ -1,10 +1,12 @@
 // The warm start: a memory snapshot of the started Python, kept between visits.
 //
-// A first visit starts Pyodide with `_makeSnapshot`, imports PRE_IMPORTS and takes a snapshot
-// of the runtime's memory (`makeMemorySnapshot`: about 25 MB); the worker saves it once our
-// package has loaded. A later visit passes it to `loadPyodide({_loadSnapshot})`, which skips
-// starting Python (about a second on a phone) and these imports; NumPy, our package and the
-// table are then loaded as on a first visit.
+// A visit that finds no snapshot starts Pyodide plainly, and once its first answer is given the
+// advisor's worker starts snapshot-worker.js: a Pyodide of its own, started with `_makeSnapshot`,
+// imports PRE_IMPORTS and saves a snapshot of its memory (`makeMemorySnapshot`: about 25 MB).
+// Taking it in the page's own worker put those imports and the copy before NumPy, on the way to
+// the first advice (about 4 % of a first visit). A later visit passes it to
+// `loadPyodide({_loadSnapshot})`, which skips starting Python (about a second on a phone) and
+// these imports; NumPy, our package and the table are then loaded as on a first visit.
 //
 // Why not after NumPy: Pyodide 0.27.7's snapshot is the wasm memory only. NumPy's compiled
 // modules are separate WebAssembly modules (side modules) loaded by loadPackage; their code
@@ -15,9 +17,14 @@
 //
 // Stored with the Cache API in CACHE (a name the service worker does not manage), under a URL
 // that holds the build's snapshot key (runtime.js: a hash of the Pyodide files, the standard
-// library and this file), so a new build never starts from an old snapshot; other keys are
-// deleted when a snapshot is saved. Any failure to read, save or start from it is a normal
-// start (the caller falls back), never an error shown.
+// library, this file and snapshot-worker.js), so a new build never starts from an old snapshot;
+// other keys are deleted when a snapshot is saved. Any failure to read, save or start from it is
+// a normal start (the caller falls back), never an error shown.
+
+import { RUNTIME } from "./runtime.js";
+
+/** Where this build's snapshot is kept (a URL beside this file). */
+export const SNAPSHOT_KEY = new URL(`runtime/snapshot?build=${RUNTIME.snapshotKey}`, import.meta.url).href;
 
 const CACHE = "yacht-runtime-snapshot";
 /** The first 32-bit word of every Pyodide 0.27.7 snapshot (little-endian), and the least size
@@ -25,10 +32,8 @@ const CACHE = "yacht-runtime-snapshot";
 const MAGIC = 1886286592;
 const LEAST_BYTES = 1 << 24;
 
-/** Imported before the snapshot is taken: what loadPackage, NumPy and our package's first answer
- * import from the standard library anyway (all in web/keep-stdlib.txt). Not what only later
- * answers need (dataclasses: the goal, game and review modules): on a first visit these imports
- * come before NumPy, on the way to the first advice. */
+/** Imported before the snapshot is taken: what loadPackage, NumPy and our package import from the
+ * standard library anyway (all in web/keep-stdlib.txt), so that a warm start skips them too. */
 export const PRE_IMPORTS = [
   "importlib.metadata",
   "email.message",
@@ -42,6 +47,7 @@ export const PRE_IMPORTS = [
   "pathlib",
   "inspect",
   "typing",
+  "dataclasses",
   "ast",
   "pickle",
   "platform",
@@ -70,7 +76,8 @@ export async function readSnapshot(key) {
   }
 }
 
-/** Save `bytes` as the snapshot of `key`, deleting every other key's. Resolves whatever happens. */
+/** Save `bytes` as the snapshot of `key`, deleting every other key's. Resolves to whether it was
+ * saved, whatever happens. */
 export async function saveSnapshot(key, bytes) {
   try {
     const cache = await caches.open(CACHE);
@@ -79,8 +86,10 @@ export async function saveSnapshot(key, bytes) {
     }
     const headers = { "Content-Type": "application/octet-stream", "Content-Length": String(bytes.length) };
     await cache.put(key, new Response(bytes, { headers }));
+    return true;
   } catch (error) {
     console.warn("The runtime snapshot could not be saved:", error);
+    return false;
   }
 }
 

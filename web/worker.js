@@ -24,7 +24,7 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { PRE_IMPORTS, discardSnapshot, readSnapshot, saveSnapshot } from "./snapshot.js";
+import { SNAPSHOT_KEY, discardSnapshot, readSnapshot } from "./snapshot.js";
 import { altered, failingOnWasmErrors, fetchBytes, fetchOk, fileOf, here, LoadError, step } from "./worker-load.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
@@ -34,11 +34,10 @@ import { pythonMessage, tableLoaders } from "./worker-tables.js";
 const build = fetchOk(here("build.json"), "package").then((response) => response.json());
 build.catch(() => {}); // reported where it is awaited
 
-/** The snapshot of this build's runtime (snapshot.js): its Cache API key, and the one taken by a
- * fresh start, saved once the package has loaded. */
-const snapshotKey = here(`runtime/snapshot?build=${RUNTIME.snapshotKey}`);
-let snapshotTaken = null;
-const SNAPSHOT_SAVE_DELAY_MS = 1000;
+/** How long after the first table has loaded a fresh start begins taking the warm start's
+ * snapshot in a worker of its own (snapshot-worker.js), and how long that may take at most. */
+const SNAPSHOT_DELAY_MS = 2000;
+const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 /** loadPyodide's options: the site's trimmed runtime (runtime.js, written by web/build_site.py). */
 const pyodideOptions = {
@@ -50,7 +49,7 @@ const pyodideOptions = {
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
  * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
 async function startFromSnapshot() {
-  const saved = await readSnapshot(snapshotKey);
+  const saved = await readSnapshot(SNAPSHOT_KEY);
   if (!saved) return null;
   try {
     const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved }));
@@ -60,29 +59,23 @@ async function startFromSnapshot() {
   } catch (error) {
     console.warn("The saved runtime snapshot did not start; starting afresh.", error);
     globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
-    await discardSnapshot(snapshotKey);
+    await discardSnapshot(SNAPSHOT_KEY);
     return null;
   }
 }
 
-/** Pyodide started afresh, taking the snapshot a later visit starts from (snapshot.js). NumPy's
- * wheel is fetched meanwhile at low priority: loadPackage asks for it only once Python runs, and
- * then gets it from the HTTP cache instead of waiting on the network. */
+/** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
+ * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority: loadPackage asks for
+ * it only once Python runs, and then gets it from the HTTP cache instead of waiting on the network. */
 async function startFresh() {
   fetch(here(RUNTIME.numpyURL), { priority: "low" })
     .then((response) => response.arrayBuffer())
     .catch(() => {}); // loadPackage fetches it again and reports any failure
   let pyodide;
   try {
-    pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
+    pyodide = await loadPyodide(pyodideOptions);
   } catch (error) {
     throw (await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256)) ?? error;
-  }
-  try {
-    pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
-    snapshotTaken = pyodide.makeMemorySnapshot();
-  } catch (error) {
-    console.warn("No runtime snapshot taken:", error);
   }
   globalThis.runtimeStart ??= "fresh";
   return pyodide;
@@ -171,13 +164,34 @@ const advisor = (async () => {
   });
 })();
 advisor.catch(() => {});
-// The warm start of later visits: the snapshot taken on a fresh start, saved a moment after the
-// first table has loaded, so that copying it does not delay the first advice.
+// The warm start of later visits: on a fresh start, once the first table has loaded (the first
+// answer follows at once), a worker of its own takes the snapshot (snapshot-worker.js), so that
+// neither its imports nor its copy come before the first advice.
 advisor
   .then(() => Promise.all(tables.values()))
-  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_SAVE_DELAY_MS)))
-  .then(() => snapshotTaken && saveSnapshot(snapshotKey, snapshotTaken))
-  .then(() => (snapshotTaken = null), () => {});
+  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
+  .then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot())
+  .catch(() => {});
+
+/** Start snapshot-worker.js; resolves when it is done (saved or not) or has taken too long. */
+function takeSnapshot() {
+  return new Promise((resolve) => {
+    const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.terminate();
+      globalThis.snapshotOutcome = outcome; // for the tests
+      if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
+      resolve();
+    };
+    const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
+    worker.onmessage = ({ data }) => done(data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
+    };
+  });
+}
 
 const { tables, loadTable, loadSpread, loadChunks } = tableLoaders(build, advisor);
 
