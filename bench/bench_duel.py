@@ -18,15 +18,15 @@ roll of every game), so the two players' games are paired (common random numbers
 the same seats), and their difference is measured with the games' noise taken out.
 
 After every round the results so far go to ``--out`` (NumPy ``.npz``: per variant and
-player ``<v>_<player>_result``, ``_first``, ``_predicted``, ``_observed``, and
+player ``<v>_<player>_result``, ``_first``, ``_predicted``, ``_observed``, ``_turn``, and
 ``_seconds``: CPU and wall seconds spent), so a run that is stopped keeps what it
 played. ``--report FILE.npz ...`` prints the figures of saved runs without playing,
 the runs' games taken together (runs with different ``--seed`` are independent
 games; a file of the earlier format, ``<v>_result`` …, holds the ``normal`` player).
 Printed per variant and player (``yacht.cli.render_duel``, as ``python -m yacht
 duel``): games, games per CPU second, the win rate with draws half and its 95 %
-interval for both seats, each seat and averaged over the seats, and the calibration in
-ten bins; then, where both players played the same games, the paired difference
+interval for both seats, each seat and averaged over the seats, the calibration in
+ten bins and its drift by turn; then, where both players played the same games, the paired difference
 (``yacht.cli.render_paired``).
 """
 
@@ -47,7 +47,7 @@ from yacht.goal import EXACT_FREE  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 from yacht.rules import VARIANTS  # noqa: E402
 
-FIELDS = ("result", "first", "predicted", "observed")
+FIELDS = ("result", "first", "predicted", "observed", "turn")
 PLAYERS = ("chunks", "normal")
 ROUND_GAMES = 1024
 
@@ -57,7 +57,9 @@ def _runs_of(saved: dict[str, np.ndarray], name: str, player: str) -> tuple[Duel
     prefixes = [f"{name}_{player}_"] + ([f"{name}_"] if player == "normal" else [])  # the earlier format
     for prefix in prefixes:
         if f"{prefix}result" in saved:
-            return DuelResult(*(saved[f"{prefix}{f}"] for f in FIELDS)), saved[f"{prefix}seconds"]
+            unknown = np.full(len(saved[f"{prefix}predicted"]), -1, dtype=np.int8)  # files before the turn
+            fields = (saved.get(f"{prefix}{f}", unknown) for f in FIELDS)
+            return DuelResult(*fields), saved[f"{prefix}seconds"]
     return None
 
 

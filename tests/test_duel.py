@@ -10,7 +10,7 @@ from conftest import ROOT
 from reference_goal import dense_solve_goal, looped_approximate_goal
 from yacht.advisor import sheet_state
 from yacht.dice import KEEP_COUNTS, ROLL_COUNTS, ROLL_PROBABILITY, keep_index
-from yacht.duel import calibration, duel, win_aware_policy, win_rate
+from yacht.duel import calibration, drift, duel, win_aware_policy, win_rate
 from yacht.goal import opponent_law
 from yacht.outcome import max_future
 from yacht.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
@@ -122,6 +122,26 @@ def test_a_short_duel_gives_results_seats_and_calibration_points(solved, spreads
     assert set(result.result) <= {0.0, 0.5, 1.0} and result.first.sum() == 3
     assert len(result.predicted) == 6 * 12 and ((0 <= result.predicted) & (result.predicted <= 1)).all()
     assert set(result.observed) <= set(result.result)
+    # Each turn's points are the six games in the same order: the observed results line up.
+    assert (np.bincount(result.turn) == 6).all() and len(np.bincount(result.turn)) == 12
+    for t in range(12):
+        assert (result.observed[result.turn == t] == result.observed[result.turn == 0]).all()
+    # Against itself, the reference turn's drift is zero.
+    assert drift(result.predicted, result.turn)[-1][2] == 0.0
+    assert drift(result.predicted, result.turn, 9)[9][2] == 0.0
+
+
+def test_drift_is_each_turns_prediction_minus_the_reference_turns_game_by_game():
+    predicted = np.array([0.5, 0.4, 0.7, 0.6, 1.0, 0.0])  # two games, turns 0, 1, 2
+    turn = np.array([0, 0, 1, 1, 2, 2])
+    rows = drift(predicted, turn)
+    assert [r[0] for r in rows] == [0, 1, 2]
+    assert rows[0][1] == 0.45 and abs(rows[0][2] - (-0.5 + 0.4) / 2) < 1e-12
+    assert abs(rows[1][2] - (-0.3 + 0.6) / 2) < 1e-12 and rows[2][2] == 0.0
+    unknown = np.full(6, -1)
+    assert drift(predicted, unknown) == []  # files saved before the turn was
+    first = drift(predicted, turn, reference=0)
+    assert first[0][2] == 0.0 and abs(first[2][2] - (0.5 - 0.4) / 2) < 1e-12
 
 
 def test_win_rate_and_calibration_figures():

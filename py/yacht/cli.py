@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from .api import advise_query, review_query
-from .categories import NAMES_EN
+from .categories import N_CATEGORIES, NAMES_EN
 from .cli_practice import add_parser as add_practice_parser
 from .cli_practice import run_practice
 from .goal import APPROXIMATION
@@ -318,8 +318,9 @@ def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float
     """The figures of a duel as text: games and their speed, the win rate (draws half) with
     its 95 % interval for both seats, each seat and averaged over the seats (the two seats'
     rates averaged; half-width: the seats' half-widths combined, √(h₁² + h₂²)/2), and the
-    calibration in ten bins. ``cpu``, ``wall``: seconds spent playing."""
-    from .duel import calibration, win_rate
+    calibration in ten bins, and its drift by turn (``duel.drift``). ``cpu``, ``wall``: seconds
+    spent playing."""
+    from .duel import calibration, drift, win_rate
 
     games = len(result.result)
     lines = [
@@ -342,6 +343,15 @@ def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float
         if count:
             gap = 100 * (observed - predicted)
             lines.append(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>10,}")
+    reference = N_CATEGORIES - exact_free - 1  # the first turn whose prediction is exact
+    by_turn = drift(result.predicted, result.turn, reference)
+    if by_turn:
+        lines.append(
+            f"  drift: the mean prediction by turn, and minus turn {reference + 1}'s (the first exact one),"
+            " game by game (95 %; calibrated: 0):"
+        )
+        for turn, mean, difference, half in by_turn:
+            lines.append(f"    turn {turn + 1:>2}  {100 * mean:6.2f} %  {100 * difference:+6.2f} ± {100 * half:.2f}")
     return "\n".join(lines)
 
 
@@ -422,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "duel",
         help="simulate the win-aware player against the expected-score player",
         description="Head-to-head games, seats alternated: the win rate (draws half) with its 95 %% interval, "
-        "per seat, and the calibration of the predicted chance of winning in ten bins.",
+        "per seat, and the calibration of the predicted chance of winning in ten bins and by turn.",
     )
     duel_parser.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
     duel_parser.add_argument("--variant", choices=("official", "strict"), action="append", help="default: both")

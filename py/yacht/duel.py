@@ -16,7 +16,10 @@ games in one batch (``winning.root_turns``). The win-aware player has the first
 seat in the first half of each block's games and the second seat in the other half.
 
 Calibration points: at the start of each of the win-aware player's turns, its
-predicted win + draw/2 and the game's result (1 win, ½ draw, 0 loss).
+predicted win + draw/2, the game's result (1 win, ½ draw, 0 loss) and the turn (0–11).
+A calibrated prediction is a martingale: its mean over the games is the same at every
+turn, so ``drift`` (each turn's predictions minus the last turn's, game by game)
+shows a bias of the early, approximate turns with the results' noise taken out.
 """
 
 from __future__ import annotations
@@ -47,12 +50,14 @@ LAW_MEMO: Final = 50_000
 @dataclass(frozen=True)
 class DuelResult:
     """``result`` (games,): 1 / ½ / 0 for the win-aware player; ``first`` (games,) bool:
-    it had the first seat. ``predicted``, ``observed``: the calibration points."""
+    it had the first seat. ``predicted``, ``observed``, ``turn``: the calibration points (the
+    turn: 0–11, or -1 where it was not saved)."""
 
     result: np.ndarray
     first: np.ndarray
     predicted: np.ndarray
     observed: np.ndarray
+    turn: np.ndarray
 
 
 @dataclass
@@ -148,8 +153,8 @@ def _duel_block(
     first = np.arange(games) < games // 2 + games % 2
     # Player 0 is win-aware, player 1 expected-score: (games, 2, 3) mask, ν, σ.
     state = np.zeros((games, 2, 3), dtype=np.int64)
-    predicted, sampled_games = [], []
-    for _ in range(N_CATEGORIES):
+    predicted, sampled_games, turns = [], [], []
+    for turn in range(N_CATEGORIES):
         for seat in (0, 1):
             # The win-aware player plays now in the games where its seat is this one.
             win_now = first if seat == 0 else ~first
@@ -171,6 +176,7 @@ def _duel_block(
                     )
                     predicted.append(chances)
                     sampled_games.append(games_now)
+                    turns.append(np.full(len(games_now), turn, dtype=np.int8))
                 mask, nu, gain = play_turns(
                     policy, state[games_now, player, 0], state[games_now, player, 1], variant, rng
                 )
@@ -178,13 +184,39 @@ def _duel_block(
                 state[games_now, player, 2] += gain
     sigma = state[:, :, 2]
     result = np.where(sigma[:, 0] > sigma[:, 1], 1.0, np.where(sigma[:, 0] == sigma[:, 1], 0.5, 0.0))
-    return DuelResult(result, first, np.concatenate(predicted), result[np.concatenate(sampled_games)])
+    sampled = np.concatenate(sampled_games)
+    return DuelResult(result, first, np.concatenate(predicted), result[sampled], np.concatenate(turns))
 
 
 def win_rate(results: np.ndarray) -> tuple[float, float]:
     """Mean result (draws ½) and the half-width of its 95 % interval (normal approximation)."""
     mean = float(results.mean())
     return mean, float(1.96 * results.std(ddof=1) / np.sqrt(len(results))) if len(results) > 1 else float("nan")
+
+
+def drift(
+    predicted: np.ndarray, turn: np.ndarray, reference: int = N_CATEGORIES - 1
+) -> list[tuple[int, float, float, float]]:
+    """Per turn of a duel's calibration points (``turn`` 0–11, in the same order of games at
+    every turn, as ``duel`` saves them; points with turn -1 are left out): (turn, mean
+    predicted, mean of predicted minus the ``reference`` turn's prediction of the same game, the
+    half-width of that mean's 95 % interval). Turns with no points are left out. The
+    reference: a turn whose prediction is exact (the first one, ``N_CATEGORIES - exact_free -
+    1``, has the least noise; the last one is nearly the result)."""
+    known = turn >= 0
+    predicted, turn = predicted[known], turn[known]
+    base = predicted[turn == reference]
+    if not len(base):
+        return []
+    out = []
+    for t in range(N_CATEGORIES):
+        now = predicted[turn == t]
+        if not len(now) or len(now) != len(base):
+            continue
+        difference = now - base
+        half = float(1.96 * difference.std(ddof=1) / np.sqrt(len(difference))) if len(difference) > 1 else float("nan")
+        out.append((t, float(now.mean()), float(difference.mean()), half))
+    return out
 
 
 def calibration(predicted: np.ndarray, observed: np.ndarray, bins: int = 10) -> list[tuple[float, float, int]]:
