@@ -108,7 +108,8 @@ def play_game(page: Page, *, feedback: str, opponent: bool, taps: Taps) -> tuple
                 if was != (i in keep):
                     taps.tap(page.get_by_test_id("die").nth(i))
             expect(page.locator("[data-testid=die][aria-pressed=true]")).to_have_count(len(keep))
-            expect(apply).to_have_text(f"Roll {5 - len(keep)}")
+            thrown = 5 - len(keep)
+            expect(apply).to_have_text("Roll" if not keep else "Roll 1 die" if thrown == 1 else f"Roll {thrown} dice")
             taps.tap(apply)
             expect(page).not_to_have_url(re.compile(re.escape(record) + "$"))
             record = url_query(page)

@@ -17,7 +17,7 @@ export const PRACTICE_TEXTS = {
     practiceWaitOpponent: "The opponent is playing…",
     practiceOver: "Practice over: see how you chose.",
     practiceRoll: "Roll",
-    practiceRollSome: (n) => `Roll ${n}`,
+    practiceRollSome: (n) => (n === 1 ? "Roll 1 die" : `Roll ${n} dice`),
     practiceRollName: (text, kept) => `${text}, keeping ${kept}`,
     practiceScoreFirst: "Score a category",
     practiceSummaryButton: "Summary",
