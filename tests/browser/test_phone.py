@@ -118,7 +118,7 @@ def no_clashes(page: Page) -> list[str]:
         const visible = e => e.offsetParent !== null && e.getClientRects().length > 0
             && !e.closest('.visually-hidden');
         const labels = document.querySelectorAll(
-            'button, .segmented label span, summary, legend, .cell .name, .verdict-words, h1, h2');
+            'button, .segmented label span, summary, legend, .cell .name, .verdict-words, .sums, h1, h2');
         for (const e of [...labels].filter(visible)) {
             // A segment's label spills over its neighbour without clipping: an overflow too.
             const clipped = getComputedStyle(e).overflow !== 'visible'

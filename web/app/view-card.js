@@ -89,7 +89,7 @@ function subtotalRow() {
       " ",
       el("span", { id: "bonus" }),
     ),
-    el("p", { class: "sums theirs-sums" }, el("b", { id: "opponent-subtotal" })),
+    el("p", { class: "sums theirs-sums" }, el("b", { id: "opponent-subtotal" }), el("span", { id: "opponent-bonus" })),
   );
 }
 
@@ -222,7 +222,8 @@ function renderTheirs() {
   }
   const totals = s.opponent ? sheetTotals(s.opponent) : null;
   $("#opponent-total").textContent = totals ? String(totals.total) : "";
-  $("#opponent-subtotal").textContent = totals ? `${totals.upper}${totals.bonus > 0 ? " +35" : ""}` : "";
+  $("#opponent-subtotal").textContent = totals ? String(totals.upper) : "";
+  $("#opponent-bonus").textContent = totals?.bonus > 0 ? "+35" : ""; // beside it, smaller: 52 px at 320 px wide
 }
 
 /** The category the best option scores (at roll 3, or stopping early), if any. */
