@@ -134,7 +134,8 @@ def test_a_short_duel_gives_results_seats_and_calibration_points(solved, spreads
 def test_drift_is_each_turns_prediction_minus_the_reference_turns_game_by_game():
     predicted = np.array([0.5, 0.4, 0.7, 0.6, 1.0, 0.0])  # two games, turns 0, 1, 2
     turn = np.array([0, 0, 1, 1, 2, 2])
-    rows = drift(predicted, turn)
+    assert drift(predicted, turn) == []  # no point at the default reference, the last turn (11)
+    rows = drift(predicted, turn, reference=2)
     assert [r[0] for r in rows] == [0, 1, 2]
     assert rows[0][1] == 0.45 and abs(rows[0][2] - (-0.5 + 0.4) / 2) < 1e-12
     assert abs(rows[1][2] - (-0.3 + 0.6) / 2) < 1e-12 and rows[2][2] == 0.0
