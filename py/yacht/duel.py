@@ -18,8 +18,11 @@ seat in the first half of each block's games and the second seat in the other ha
 Calibration points: at the start of each of the win-aware player's turns, its
 predicted win + draw/2, the game's result (1 win, ½ draw, 0 loss) and the turn (0–11).
 A calibrated prediction is a martingale: its mean over the games is the same at every
-turn, so ``drift`` (each turn's predictions minus the last turn's, game by game)
-shows a bias of the early, approximate turns with the results' noise taken out.
+turn, so ``drift`` (each turn's predictions minus those of a reference turn, game by
+game; the report's reference is the first exact turn) shows a bias of some turns against
+others with the results' noise taken out. (It showed that the exact turns' chances rise
+too: they are exact against the opponent's law as it stands, while the player looks at
+the opponent's sheet again at each turn; see the README and ``bench/bench_adaptive.py``.)
 """
 
 from __future__ import annotations
