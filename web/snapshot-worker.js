@@ -6,24 +6,12 @@
 // {saved: false, error} (then a later visit starts afresh and tries again); never an error shown.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { RUNTIME } from "./runtime.js";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
-import { altered, here } from "./worker-load.js";
+import { alteredStdlib, pyodideOptions } from "./worker-load.js";
 
 try {
-  const pyodide = await loadPyodide({
-    indexURL: here(RUNTIME.indexURL),
-    stdLibURL: here(RUNTIME.stdLibURL),
-    lockFileURL: here(RUNTIME.lockFileURL),
-    _makeSnapshot: true,
-  });
-  const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
-  const refused = await altered(
-    "runtime",
-    here(RUNTIME.stdLibURL),
-    RUNTIME.stdLibSha256,
-    pyodide.FS.readFile(`/lib/${zip}`),
-  );
+  const pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
+  const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
   const saved = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot());

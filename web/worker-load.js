@@ -6,6 +6,8 @@
 /** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
  * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
  * (may be empty) is what the runtime said, for the page to fold away. */
+import { RUNTIME } from "./runtime.js";
+
 export class LoadError extends Error {
   constructor(step, message, details = "") {
     super(message);
@@ -114,4 +116,17 @@ export async function altered(stepName, url, expected, bytes) {
   if (actual === expected) return null;
   const why = `sha256 ${actual}, but the build published ${expected}`;
   return new LoadError(stepName, `${fileOf(url)}: damaged or substituted, refused`, why);
+}
+
+/** loadPyodide's options: the site's trimmed runtime (runtime.js, written by web/build_site.py). */
+export const pyodideOptions = {
+  indexURL: here(RUNTIME.indexURL),
+  stdLibURL: here(RUNTIME.stdLibURL),
+  lockFileURL: here(RUNTIME.lockFileURL),
+};
+
+/** The LoadError of a started Pyodide whose standard library is not this build's (sha256), or null. */
+export async function alteredStdlib(pyodide) {
+  const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
+  return altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256, pyodide.FS.readFile(`/lib/${zip}`));
 }

@@ -25,7 +25,18 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { SNAPSHOT_KEY, discardSnapshot, readSnapshot } from "./snapshot.js";
-import { altered, failingOnWasmErrors, fetchBytes, fetchOk, fileOf, here, LoadError, step } from "./worker-load.js";
+import {
+  altered,
+  alteredStdlib,
+  failingOnWasmErrors,
+  fetchBytes,
+  fetchOk,
+  fileOf,
+  here,
+  LoadError,
+  pyodideOptions,
+  step,
+} from "./worker-load.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
@@ -38,13 +49,6 @@ build.catch(() => {}); // reported where it is awaited
  * snapshot in a worker of its own (snapshot-worker.js), and how long that may take at most. */
 const SNAPSHOT_DELAY_MS = 2000;
 const SNAPSHOT_TIMEOUT_MS = 120_000;
-
-/** loadPyodide's options: the site's trimmed runtime (runtime.js, written by web/build_site.py). */
-const pyodideOptions = {
-  indexURL: here(RUNTIME.indexURL),
-  stdLibURL: here(RUNTIME.stdLibURL),
-  lockFileURL: here(RUNTIME.lockFileURL),
-};
 
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
  * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
@@ -87,9 +91,7 @@ async function startFresh() {
  * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
 async function startPyodide() {
   const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh));
-  const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
-  const stdlib = pyodide.FS.readFile(`/lib/${zip}`);
-  const refused = await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256, stdlib);
+  const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for web/record_imports.py and the browser tests (Playwright evaluates here)
   return pyodide;
