@@ -132,7 +132,9 @@ def page_loads(browser: Browser, base: str) -> tuple[float, float, dict[str, flo
         context.remove_listener("requestfinished", finished)
         steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
         transferred = []
-        for request in requests:
+        for request in {urlsplit(r.url).path: r for r in requests}.values():
+            # Each file once: a second request for a file on a cold load (the worker's early fetch of
+            # NumPy's wheel, then loadPackage's) is answered by the HTTP cache; the server sees one.
             sizes = request.sizes()
             # The body as the server sent it (Content-Length: of the compressed body when it is); CDP
             # reports no body size for a worker's own script.

@@ -4,8 +4,13 @@
 
 Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
 
-1. The page: the files of ``WEB_FILES`` and every module of ``web/app/`` from
-   ``web/`` to ``public/``.
+1. The page: the files of ``WEB_FILES`` from ``web/`` to ``public/``, and the
+   scripts of ``BUNDLES``, each an ES module bundled by esbuild (pinned in
+   ``package.json``) from its entry and the modules it imports: the page's
+   modules (``web/app/``) as ``app.js``, the worker's as ``worker.js``, the
+   snapshot worker's as ``snapshot-worker.js``. A cold load then asks for one
+   script where it asked for 32, and the worker's own request no longer waits
+   behind the page's modules on the browser's six connections to a host.
 2. The runtime: Pyodide from ``node_modules/pyodide`` (the exact version
    pinned in ``package.json``; ``npm ci`` is run when it is missing) to
    ``public/pyodide/``: only the core files ``loadPyodide`` fetches from its
@@ -91,25 +96,25 @@ from yacht.table import file_name, spread_file_name  # noqa: E402
 
 WEB_FILES: Final = (
     "index.html",
-    "worker.js",
-    "worker-load.js",
-    "worker-tables.js",
-    "snapshot.js",
-    "snapshot-worker.js",
     "style.css",
     "sw.js",
     "bare.html",
     "bare-worker.js",
 )
-"""The page (index.html …), its service worker and the benchmark's bare Pyodide + NumPy page (bare*)."""
+"""Copied as they are: the page (index.html, style.css), its service worker and the benchmark's
+bare Pyodide + NumPy page (bare*)."""
 
-APP_DIR: Final = "app"
-"""The page's ES modules (``web/app/*.js``, entry ``main.js``): every one is copied and precached."""
-
-
-def app_modules() -> list[str]:
-    """The page's modules as paths relative to ``web/`` (and ``public/``), sorted."""
-    return sorted(f"{APP_DIR}/{path.name}" for path in (WEB / APP_DIR).glob("*.js"))
+BUNDLES: Final = {
+    "app.js": "app/main.js",
+    "worker.js": "worker.js",
+    "snapshot-worker.js": "snapshot-worker.js",
+}
+"""Each bundled script of ``public/`` and its entry module under ``web/``."""
+BUNDLE_EXTERNAL: Final = ("./pyodide/pyodide.mjs", "./runtime.js")
+"""Imports left to the browser: Pyodide's own module, and ``runtime.js``, which this build writes
+later (step 3b) and ``web/record_imports.py`` replaces with the official runtime's."""
+STALE: Final = ("app", "worker-load.js", "worker-tables.js", "snapshot.js")
+"""What earlier builds published in place of the bundles: removed from ``public/``."""
 
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
@@ -160,27 +165,38 @@ def json_bytes(value: object) -> bytes:
 # 1. The page -------------------------------------------------------------------------------------
 
 
-PRELOAD_MARK: Final = "    <!-- modulepreload: a link per module of web/app/, written by web/build_site.py -->\n"
+def esbuild() -> Path:
+    """node_modules' esbuild (``npm ci`` installs it with Pyodide: see ``pyodide_dir``)."""
+    path = ROOT / "node_modules" / ".bin" / "esbuild"
+    if not path.exists():
+        raise BuildError("node_modules/.bin/esbuild is missing: run `npm ci` (package.json pins it)")
+    return path
 
 
-def page_html(modules: list[str]) -> bytes:
-    """``index.html`` with a ``modulepreload`` link per module, so the browser fetches the whole
-    module graph at once instead of one import level per round trip."""
-    html = (WEB / "index.html").read_text()
-    if PRELOAD_MARK not in html:
-        raise BuildError("web/index.html lacks the modulepreload mark the build replaces")
-    links = "".join(f'    <link rel="modulepreload" href="{name}" />\n' for name in modules)
-    return html.replace(PRELOAD_MARK, links).encode()
+def bundle(entry: str) -> bytes:
+    """``web/<entry>`` and every module it imports (but ``BUNDLE_EXTERNAL``) as one ES module.
+
+    Not minified (each module's code follows a ``// web/…`` comment naming its file; the server
+    compresses), UTF-8 kept as it is, the same bytes from run to run."""
+    command = [str(esbuild()), entry, "--bundle", "--format=esm", "--charset=utf8", "--log-level=warning"]
+    command += [f"--external:{name}" for name in BUNDLE_EXTERNAL]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True)
+    if done.returncode != 0 or not done.stdout:
+        raise BuildError(f"esbuild could not bundle {entry}:\n{done.stderr.decode(errors='replace')}")
+    return done.stdout
 
 
 def copy_page() -> None:
-    modules = app_modules()
-    for name in (*WEB_FILES, *modules):
-        data = page_html(modules) if name == "index.html" else (WEB / name).read_bytes()
-        write_if_changed(PUBLIC / name, data)
-    for stale in (PUBLIC / APP_DIR).glob("*.js"):  # a module renamed or removed since the last build
-        if f"{APP_DIR}/{stale.name}" not in modules:
-            stale.unlink()
+    for name in WEB_FILES:
+        write_if_changed(PUBLIC / name, (WEB / name).read_bytes())
+    for name, entry in BUNDLES.items():
+        write_if_changed(PUBLIC / name, bundle(f"web/{entry}"))
+    for name in STALE:
+        path = PUBLIC / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
 
 
 # 2. The runtime ----------------------------------------------------------------------------------
@@ -571,11 +587,7 @@ def write_app_files() -> None:
 
 PRECACHE_FILE: Final = "precache.js"
 PAGE_FILES: Final = (
-    "worker.js",
-    "worker-load.js",
-    "worker-tables.js",
-    "snapshot.js",
-    "snapshot-worker.js",
+    *BUNDLES,
     "style.css",
     "rules.json",
     "build.json",
@@ -586,7 +598,7 @@ PAGE_FILES: Final = (
 def precache_urls(build: dict, runtime: dict) -> dict[str, Path]:
     """Each URL the service worker precaches (relative to public/) and the file it serves."""
     urls = {"./": PUBLIC / "index.html"}
-    for name in (*PAGE_FILES, *app_modules(), *(icon for icon, *_ in ICONS)):
+    for name in (*PAGE_FILES, *(icon for icon, *_ in ICONS)):
         urls[name] = PUBLIC / name
     for name in PYODIDE_FILES:
         urls[f"pyodide/{name}"] = PUBLIC / "pyodide" / name

@@ -93,12 +93,29 @@ class SiteServer(http.server.ThreadingHTTPServer):
             del self.replaced[path]
 
 
+SOURCES_PATH = "/web/app/"
+"""Where the test server also serves the page's source modules (``web/app/*.js``), which the site
+publishes only bundled (``public/app.js``): tests that import one module (test_formats) load it here."""
+
+
 class _Handler(Handler):
     server: SiteServer
 
     def do_GET(self) -> None:
         path = urlsplit(self.path).path
         self.server.requested.append(path)
+        if path.startswith(SOURCES_PATH):
+            source = ROOT / "web" / "app" / path.removeprefix(SOURCES_PATH)
+            if source.parent != ROOT / "web" / "app" or not source.is_file():
+                self.send_error(404)
+                return
+            body = source.read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if path in self.server.replaced:
             body = self.server.replaced[path]
             self.send_response(200)

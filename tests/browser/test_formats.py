@@ -16,9 +16,11 @@ pytestmark = pytest.mark.browser
 CASES = json.loads((Path(__file__).parents[1] / "golden" / "format_cases.json").read_text())
 
 RUN_CASES = """async cases => {
-    const formats = await import("./app/formats.js");
-    const errors = await import("./app/view-error.js");
-    const dice = await import("./app/practice-dice.js");
+    // The source modules (the page runs them bundled in app.js): their rules are set as main.js sets them.
+    (await import("/web/app/rules.js")).setRules(await (await fetch("rules.json")).json());
+    const formats = await import("/web/app/formats.js");
+    const errors = await import("/web/app/view-error.js");
+    const dice = await import("/web/app/practice-dice.js");
     const fixOf = c => {
         const about = errors.describeLinkError({ field: c.field, message: c.message }, c.query);
         return [about.fix.kind, about.fix.category ?? null];

@@ -14,7 +14,7 @@ export class Advisor {
     this.pending = new Map();
     this.nextId = 1;
     const early = takeEarlyWorker();
-    this.worker = early?.worker ?? new Worker(new URL("../worker.js", import.meta.url), { type: "module" });
+    this.worker = early?.worker ?? new Worker(new URL("worker.js", document.baseURI), { type: "module" });
     this.worker.onmessage = ({ data }) => {
       if (data.type === "progress") return onProgress(data);
       const request = this.pending.get(data.id);
