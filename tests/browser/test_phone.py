@@ -120,9 +120,9 @@ def no_clashes(page: Page) -> list[str]:
         const labels = document.querySelectorAll(
             'button, .segmented label span, summary, legend, .cell .name, .verdict-words, .sums, h1, h2');
         for (const e of [...labels].filter(visible)) {
-            // A segment's label spills over its neighbour without clipping: an overflow too.
+            // A segment's label, or the title, spills over its neighbour without clipping: an overflow too.
             const clipped = getComputedStyle(e).overflow !== 'visible'
-                || e.matches('.segmented label span, #opponent-toggle');
+                || e.matches('.segmented label span, #opponent-toggle, .bar h1');
             if (e.scrollWidth > e.clientWidth + 1 && clipped)
                 out.push(`overflows: ${e.textContent.trim()}`);
             const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
