@@ -41,6 +41,7 @@ bench: site chromium
 	$(PY) bench/bench_goal_page.py
 	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
+	$(PY) bench/bench_startup.py
 	$(PY) bench/bench_phone.py
 
 # The CLI on an example position.
