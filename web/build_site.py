@@ -30,8 +30,9 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    ``public/runtime.js`` gives ``loadPyodide`` its options (``stdLibURL``,
    ``lockFileURL``), the stdlib's sha256, which the worker checks, and the
    key of the warm start's snapshot (``web/snapshot.js``): a hash of the
-   Pyodide files, the stdlib, snapshot.js and snapshot-worker.js, which
-   decide what it holds.
+   Pyodide files, the stdlib and the bundled ``snapshot-worker.js`` (which
+   holds what snapshot.js and worker-load.js give it: the modules imported
+   before the snapshot, loadPyodide's options), which decide what it holds.
 4. Our package: a wheel built from ``py/yacht`` (fixed timestamps, sorted
    entries: byte-identical from run to run) to ``public/py/``, with the
    bytecode of the modules the first answer imports, compiled by the pinned
@@ -300,7 +301,7 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -
     entry["unvendored_tests"] = False
     write_if_changed(target / "pyodide-lock.json", lock_json(lock, entry))
     snapshot = hashlib.sha256()
-    ours = ((WEB / name).read_bytes() for name in ("snapshot.js", "snapshot-worker.js"))
+    ours = ((PUBLIC / "snapshot-worker.js").read_bytes(),)  # the bundle copy_page wrote
     for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, *ours):
         snapshot.update(hashlib.sha256(data).digest())
     return {

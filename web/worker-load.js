@@ -1,13 +1,14 @@
 // The worker's loading helpers (web/worker.js imports them): a failure to load one step as a
 // LoadError naming the file, progress messages to the page, fetching, the guard that turns a
 // WebAssembly module that fails to compile into a LoadError, and the check of a runtime file's
-// sha256 against the one the build published.
+// sha256 against the one the build published; loadPyodide's options (pyodideOptions) and the
+// check of the started runtime's standard library (alteredStdlib), shared with snapshot-worker.js.
+
+import { RUNTIME } from "./runtime.js";
 
 /** A failure to load one step ("runtime", "numpy", "package" or "table"), reported as
  * {kind: "load", step, message, details}: `message` is plain and names the file, `details`
  * (may be empty) is what the runtime said, for the page to fold away. */
-import { RUNTIME } from "./runtime.js";
-
 export class LoadError extends Error {
   constructor(step, message, details = "") {
     super(message);
