@@ -145,6 +145,10 @@ def no_clashes(page: Page) -> list[str]:
             const parts = ['.what', '.figures', '.apply'].map(s => item.querySelector(s).getBoundingClientRect());
             if (!apart(parts[0], parts[1]) || !apart(parts[1], parts[2]) || !apart(parts[0], parts[2]))
                 out.push(`option ${item.dataset.rank} overlaps`);
+            // The dice drawn for a keep stay inside their part (five did not at 320 px: over the chance).
+            const kept = item.querySelector('.what .kept');
+            if (kept && kept.getBoundingClientRect().right > parts[0].right + 0.5)
+                out.push(`option ${item.dataset.rank}: its dice run out of their part`);
         }
         return out;
     }"""
