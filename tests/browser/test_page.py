@@ -306,10 +306,13 @@ def test_the_keyboard_enters_dice_and_the_roll(page: Page, server) -> None:
     page.evaluate("document.activeElement?.blur()")  # keys go to the page, not a control left focused
     for key in "31366":
         page.keyboard.press(key)
-    assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=1"
+    # The URL is written as the store changes; wait for it rather than read it at once (a busy machine).
+    query_is = "q => location.search.slice(1) === q"
+    page.wait_for_function(query_is, arg="s=,,,,,,,,,,,&d=31366&r=1")
     page.keyboard.press("r")
-    assert url_query(page) == "s=,,,,,,,,,,,&d=31366&r=2"
+    page.wait_for_function(query_is, arg="s=,,,,,,,,,,,&d=31366&r=2")
     page.keyboard.press("Backspace")
+    page.wait_for_function(query_is, arg="s=,,,,,,,,,,,&r=0")
     assert url_query(page) == "s=,,,,,,,,,,,&r=0"
     page.keyboard.press("4")
     wait_for_advice(page, "s=,,,,,,,,,,,&d=31364&r=2")
