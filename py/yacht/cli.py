@@ -343,7 +343,7 @@ def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float
         if count:
             gap = 100 * (observed - predicted)
             lines.append(f"  {100 * predicted:11.2f}% {100 * observed:8.2f}% {gap:+7.2f} {count:>10,}")
-    reference = N_CATEGORIES - exact_free - 1  # the first turn whose prediction is exact
+    reference = N_CATEGORIES - exact_free  # the first turn whose prediction is exact (exact_free free categories)
     by_turn = drift(result.predicted, result.turn, reference)
     if by_turn:
         lines.append(
