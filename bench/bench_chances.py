@@ -2,6 +2,11 @@
 estimate to ship; a figure benchmark (not a timed test).
 
     python bench/bench_chances.py [--positions N] [--seed S] [--save FILE.pickle]
+    python bench/bench_chances.py --load FILE.pickle
+
+(``--save``: the positions with every value found and the timings, for study or for ``--load``,
+which prints the figures again without solving, the shipped answers asked again: a change of
+the shipped chance is measured in seconds.)
 
 N positions (default 128) come from simulated games of the expected-score player
 (``yacht.advisor.advise`` on real random dice): 5–8 free categories of mine, both variants, a
@@ -25,7 +30,9 @@ Printed:
    positions where the estimate's best option is not an exact best one, the mean and worst
    chance lost by following it, and the time of one decision (median, p90; goal plans cold;
    chunks decoded on first use, so mostly warm). Candidates: "shipped now", what
-   ``advise_query`` answers (``goal.BLEND``, if the goal uses the law chunks); A the normal law
+   ``advise_query`` answers: the chance shown (``goal.BLEND``'s blend with ``goal.CALIBRATION``'s
+   shift of the logit; the shift is fitted on duel games, not on this DP), and the same with the
+   shift taken off (the blend alone); A the normal law
    after one exact turn (the chance shipped before the law chunks); B the R upper bound after
    one exact turn; C blends λ·B + (1 − λ)·A of the channels after each category, λ fixed or
    fitted on the calibration half (one λ, or one per stage); D two exact turns, then the normal
@@ -36,8 +43,8 @@ Printed:
    (the "law" chunks), for my next states and, as a law, for the opponent's sheet: G1 one exact
    turn, then G; G2 two exact turns, then G; H1 ``chance_after``: one exact turn, then
    λ·R + (1 − λ)·G (λ fitted, one or one per stage); H2 λ·(B with the opponent's exact law) +
-   (1 − λ)·G2. Checks: H1 and the shipped chance against the blend they should equal, and the
-   law chunks against the exact laws.
+   (1 − λ)·G2. Checks: H1 and the shipped chance with its shift taken off against the blend they
+   should equal, and the law chunks against the exact laws.
 4. Mean |error| (and max) of the main candidates by stage and by variant (test half).
 """
 
@@ -491,17 +498,24 @@ def solve_exact(tables: Tables, case: Case, memos: dict, times: ExactTimes) -> N
 # ---------------------------------------------------------------- candidates
 
 
-def estimate(tables: Tables, case: Case, timings: dict[str, list[float]]) -> None:
-    """Every candidate's afters (channels after each category) and the shipped answers, timed."""
+def estimate_shipped(tables: Tables, case: Case, timings: dict[str, list[float]]) -> None:
+    """The shipped answers (o=, t= at the median and the 90th percentile), timed."""
     query = f"{case.query}&o={format_sheet(case.opponent)}"
     answer, seconds = timed(lambda: advise_query(query, tables))
     timings.setdefault("shipped", []).append(seconds)
     case.estimates["shipped"] = shipped_table(answer, "o")
+    beta = goal.calibration_shift(case.free, 12 - bin(case.opponent_state[0]).count("1"))
+    case.estimates["blend"] = {k: float(goal.shifted(np.array(v), -beta)) for k, v in case.estimates["shipped"].items()}
     for label in ("t50", "t90"):
         target, _ = case.exact[label]
         answer, seconds = timed(lambda t=target: advise_query(f"{case.query}&t={t}", tables))
         timings.setdefault("t=", []).append(seconds)
         case.estimates[label] = shipped_table(answer, "t")
+
+
+def estimate(tables: Tables, case: Case, timings: dict[str, list[float]]) -> None:
+    """Every candidate's afters (channels after each category) and the shipped answers, timed."""
+    estimate_shipped(tables, case, timings)
 
     def law_and(exact_free: int, after: Callable[[Distribution], After]) -> After:
         return after(law_of(tables, case, exact_free))
@@ -604,11 +618,18 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=128, help="positions in all, half of them to calibrate")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, help="also pickle the positions with every value found, for study")
+    parser.add_argument("--load", type=Path, help="print the figures of a --save run again, shipped answers asked anew")
     args = parser.parse_args()
     tables = Tables(DEFAULT_TABLES)
     for name in VARIANTS:
         tables.spread(name)
     start = time.perf_counter()
+    if args.load:
+        saved = pickle.loads(args.load.read_bytes())
+        for case in saved["cases"]:
+            estimate_shipped(tables, case, {})
+        report(tables, start, **saved)
+        return
     calibration = sample_cases(tables, args.positions // 2, args.seed, "calibration")
     test = sample_cases(tables, args.positions - args.positions // 2, args.seed + 1, "test")
     cases = calibration + test
@@ -645,14 +666,31 @@ def main() -> None:
         law_candidates(tables, laws, memos[case.variant.name], case, {}, timings)
     lam_h = fit(calibration, "B*", "G1")
     lam_h_stage = {f: fit([c for c in calibration if c.free == f], "B*", "G1") for f in STAGES}
-    lam_h2 = fit(calibration, "B*", "G2")
     for case in cases:
         law_candidates(
             tables, laws, memos[case.variant.name], case, {"H1": lam_h, "H1s": lam_h_stage[case.free]}, timings
         )
+    saved = {"calibration": calibration, "test": test, "memos": memos, "exact_times": exact_times, "timings": timings}
     if args.save:
-        args.save.write_bytes(pickle.dumps(cases))
+        args.save.write_bytes(pickle.dumps({**saved, "cases": cases}))
+    report(tables, start, **saved)
 
+
+def report(
+    tables: Tables,
+    start: float,
+    calibration: list[Case],
+    test: list[Case],
+    memos: dict[str, dict],
+    exact_times: ExactTimes,
+    timings: dict[str, list[float]],
+    cases: list[Case] | None = None,
+) -> None:
+    """Print the figures (see the module docstring) of the cases solved."""
+    cases = calibration + test
+    lam_h = fit(calibration, "B*", "G1")
+    lam_h_stage = {f: fit([c for c in calibration if c.free == f], "B*", "G1") for f in STAGES}
+    lam_h2 = fit(calibration, "B*", "G2")
     print("\n== Exact solves, seconds by my (or the opponent's) free categories: median / max")
     for label, kind in (
         ("opponent's law (new states)", "opponent"),
@@ -680,7 +718,8 @@ def main() -> None:
     lam_star = fit(calibration, "B*", "A*")
     lam_stage = {f: fit([c for c in calibration if c.free == f], "B", "A") for f in STAGES}
     rows: list[tuple[str, Callable[[Case], dict[Key, float]], str]] = [
-        ("shipped now (advise_query)", lambda c: c.estimates["shipped"], quantiles(timings["shipped"])),
+        ("shipped now (advise_query), shown", lambda c: c.estimates["shipped"], quantiles(timings["shipped"])),
+        ("shipped, the shift taken off", lambda c: c.estimates["blend"], quantiles(timings["shipped"])),
         ("A  normal after 1 turn (before)", lambda c: option_table(c.afters["A"], c), quantiles(timings["A"])),
         ("B  R bound after 1 turn", lambda c: option_table(c.afters["B"], c), quantiles(timings["B"])),
     ]
@@ -753,7 +792,7 @@ def main() -> None:
     shipped_blend = getattr(goal, "BLEND", BLEND)
     for label, first, second in (
         (f"H1 (chance_after) vs {lam_h:.3f}*B* + rest G1", lambda c: option_table(c.afters["H1"], c), lam_h),
-        (f"shipped vs {shipped_blend:.3f}*B* + rest G1", lambda c: c.estimates["shipped"], shipped_blend),
+        (f"shipped, shift off, vs {shipped_blend:.3f}*B* + rest G1", lambda c: c.estimates["blend"], shipped_blend),
     ):
         check = max(abs(first(c)[k] - blend_table(c, "B*", "G1", second)[k]) for c in cases for k in c.exact["o"])
         print(f"  (check: {label}, max |diff| {100 * check:.1e} points)")
@@ -761,7 +800,7 @@ def main() -> None:
     print(f"  (check: law chunks vs the exact laws, states one and two turns on and the opponent's: max {worst:.1e})")
 
     print("\n== mean |error| (max) by my free categories and by variant, test half; points")
-    main_rows = [rows[i] for i in (0, 1, 6, 11, 17, 18, 19, 20, 21, 22)]
+    main_rows = [rows[i] for i in (0, 1, 2, 7, 12, 18, 19, 20, 21, 22, 23)]
     groups = [(f"{s} free", lambda c, s=s: c.free == s) for s in STAGES]
     groups += [(name, lambda c, n=name: c.variant.name == n) for name in VARIANTS]
     print(f"  {'candidate':44} " + "".join(f"{g:>16}" for g, _ in groups))

@@ -19,7 +19,8 @@ the same seats), and their difference is measured with the games' noise taken ou
 
 After every round the results so far go to ``--out`` (NumPy ``.npz``: per variant and
 player ``<v>_<player>_result``, ``_first``, ``_predicted``, ``_observed``, ``_turn``, and
-``_seconds``: CPU and wall seconds spent), so a run that is stopped keeps what it
+``_seconds``: CPU and wall seconds spent; ``_calibrated``: the predictions are the shown
+chances, ``goal.CALIBRATION`` applied; absent in runs before it), so a run that is stopped keeps what it
 played. ``--report FILE.npz ...`` prints the figures of saved runs without playing,
 the runs' games taken together (runs with different ``--seed`` are independent
 games; a file of the earlier format, ``<v>_result`` …, holds the ``normal`` player).
@@ -133,6 +134,7 @@ def main() -> int:
         played += args.round
         saved = {f"{n}_{p}_{f}": np.concatenate([getattr(b, f) for b in parts[n, p]]) for n, p in parts for f in FIELDS}
         saved.update({f"{n}_{p}_seconds": seconds[n, p] for n, p in parts})
+        saved.update({f"{n}_{p}_calibrated": np.array(p == "chunks") for n, p in parts})
         np.savez(args.out, **saved)
         print(f"{time.strftime('%H:%M:%S')} {played:,} games per variant and player", flush=True)
     report([saved], variants, EXACT_FREE)

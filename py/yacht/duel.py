@@ -16,7 +16,9 @@ games in one batch (``winning.root_turns``). The win-aware player has the first
 seat in the first half of each block's games and the second seat in the other half.
 
 Calibration points: at the start of each of the win-aware player's turns, its
-predicted win + draw/2, the game's result (1 win, ½ draw, 0 loss) and the turn (0–11).
+predicted win + draw/2 (with the chunks and the shipped exact range, as the advice shows
+it: ``goal.CALIBRATION`` applied beyond the exact range), the game's result (1 win, ½ draw,
+0 loss) and the turn (0–11).
 A calibrated prediction is a martingale: its mean over the games is the same at every
 turn, so ``drift`` (each turn's predictions minus those of a reference turn, game by
 game; the report's reference is the first exact turn) shows a bias of some turns against
@@ -35,7 +37,7 @@ import numpy as np
 
 from .categories import N_CATEGORIES
 from .dice import N_ROLLS
-from .goal import EXACT_FREE, Reach, goal_after, opponent_law
+from .goal import EXACT_FREE, Reach, calibrated, goal_after, opponent_law
 from .outcome import Distribution, max_future
 from .policy import Policy, first_best_keep
 from .rules import Variant, score_table
@@ -102,7 +104,15 @@ def win_aware_policy(
         afters.append(after)
     parts = [_choices(afters[i : i + TURN_CHUNK], weights) for i in range(0, len(afters), TURN_CHUNK)]
     policy = Policy(*(np.concatenate([p[0][k] for p in parts], axis=1) for k in range(3)))
-    return policy, np.concatenate([p[1] for p in parts])
+    chances = np.concatenate([p[1] for p in parts])
+    if chunks is not None and exact_free == EXACT_FREE:  # as the advice shows them (goal.CALIBRATION)
+        chances = calibrated(chances, _free(mine[:, 0]), _free(theirs[:, 0]))
+    return policy, chances
+
+
+def _free(masks: np.ndarray) -> np.ndarray:
+    """Free categories of each mask."""
+    return N_CATEGORIES - np.array([bin(m).count("1") for m in masks.tolist()])
 
 
 def _choices(afters: list[dict[int, np.ndarray]], weights: np.ndarray) -> tuple[Policy, np.ndarray]:
@@ -204,8 +214,9 @@ def drift(
     every turn, as ``duel`` saves them; points with turn -1 are left out): (turn, mean
     predicted, mean of predicted minus the ``reference`` turn's prediction of the same game, the
     half-width of that mean's 95 % interval). Turns with no points are left out. The
-    reference: a turn whose prediction is exact (the first one, ``N_CATEGORIES - exact_free -
-    1``, has the least noise; the last one is nearly the result)."""
+    reference: a turn whose prediction is exact (the first one, ``N_CATEGORIES - exact_free``,
+    where ``exact_free`` categories are free, has the least noise; the last one is nearly the
+    result)."""
     known = turn >= 0
     predicted, turn = predicted[known], turn[known]
     base = predicted[turn == reference]

@@ -79,7 +79,62 @@ BLENDED: Final = (
     f"one exact turn, then {1 - BLEND:.3f} × the chance under the best average's exact law "
     f"+ {BLEND:.3f} × the chance each score is played for (R)"
 )
+"""The blend of a win chance beyond the exact range when the chunks are loaded (the first part
+of its ``"method"``, ``CALIBRATED``)."""
+
+CALIBRATION: Final[dict[tuple[int, bool], float]] = {
+    **{(12, False): 0.018, (11, False): 0.019, (10, False): 0.022, (9, False): 0.027},
+    **{(8, False): 0.031, (7, False): 0.032, (6, False): 0.035, (5, False): 0.040},
+    **{(12, True): 0.057, (11, True): 0.059, (10, True): 0.062, (9, True): 0.069},
+    **{(8, True): 0.075, (7, True): 0.076, (6, True): 0.081, (5, True): 0.086},
+}
+"""Per stage beyond the exact range, (my free categories, whether I play second: the opponent
+has played this turn and has one free category fewer), the shift β of the logit of a win
+chance (win + draw/2), the same in both variants. The blend above is fitted to the goal DP,
+which is exact for a play that never looks at the opponent's sheet again; a player who follows
+the advice looks again at every turn, and wins more often than that. The second seat's β is
+the larger: before each of its turns, its last one too, it sees a turn of the opponent's that
+the chance did not. β is fitted on duel games of the shipped player
+(``bench/bench_calibration.py``) and checked on other games (figures in the README)."""
+CALIBRATED: Final = f"{BLENDED}, its logit then shifted by a calibration on duel games"
 """``"method"`` of a win chance beyond the exact range when the chunks are loaded."""
+
+
+def calibration_shift(free: int, opponent_free: int) -> float:
+    """β of ``CALIBRATION`` for my ``free`` categories against the opponent's ``opponent_free``
+    (0 in the exact range)."""
+    return CALIBRATION.get((free, opponent_free < free), 0.0) if free > EXACT_FREE else 0.0
+
+
+def calibrated(chance: np.ndarray, free: np.ndarray, opponent_free: np.ndarray) -> np.ndarray:
+    """Win chances (win + draw/2, any shape) with the ``calibration_shift`` of each one's
+    stage (``free``, ``opponent_free``: the same shape) applied to its logit (``shifted``)."""
+    table = np.array([[calibration_shift(f, f - second) for second in (0, 1)] for f in range(N_CATEGORIES + 1)])
+    free = np.asarray(free)
+    return shifted(np.asarray(chance, dtype=float), table[free, (np.asarray(opponent_free) < free).astype(int)])
+
+
+def shifted(chance: np.ndarray, beta: np.ndarray | float) -> np.ndarray:
+    """``chance`` with its logit shifted by ``beta``: q·e^β / (q·e^β + 1 − q), so 0 and 1 stay
+    (float noise outside [0, 1] clipped first)."""
+    q = np.clip(chance, 0.0, 1.0)
+    odds = q * np.exp(beta)
+    return odds / (odds + (1.0 - q))
+
+
+def calibrated_channels(win: float, draw: float, beta: float) -> tuple[float, float]:
+    """(win, draw) with q = win + draw/2 shifted by ``beta`` in the logit to q′: for β > 0 the loss
+    and the draw are scaled by one factor r = (1 − q′)/(1 − q) < 1 (the rest goes to the win), for
+    β < 0 the win and the draw by q′/q; so win′ + draw′/2 = q′ and every chance stays in [0, 1]."""
+    q = win + draw / 2
+    if beta == 0.0 or not 0.0 < q < 1.0:
+        return win, draw
+    moved = float(shifted(np.array(q), beta))
+    if beta < 0.0:
+        return win * moved / q, draw * moved / q
+    r = (1.0 - moved) / (1.0 - q)
+    return 1.0 - r * (1.0 - win), r * draw
+
 
 Reach = Callable[[dict[str, list[int]]], dict[str, dict[int, Chunk]]]
 """A loader of chunks: quantity ("reach", "law") → masks, to the same → {mask: ``reach_table.Chunk``}
@@ -221,8 +276,9 @@ class GoalTurn:
     """The goal's values of this turn of a position's sheets, for every roll and keep:
     ``root`` and ``after`` as ``winning.solve_goal`` returns them, ``weights`` of the
     channels named ``names`` (("win", "draw") or ("reach",)), ``exact`` (else the
-    approximation ``APPROXIMATION``), and the ``payoff`` (F, K) over my final score F
-    they were solved for. The dice and the roll are not part of it."""
+    approximation ``method``), ``shift``: the logit shift ``goal_advice`` applies to its win
+    chances (``calibration_shift``), and the ``payoff`` (F, K) over my final score F they were
+    solved for. The dice and the roll are not part of it."""
 
     root: Turn
     after: dict[int, np.ndarray]
@@ -231,6 +287,7 @@ class GoalTurn:
     exact: bool
     payoff: np.ndarray
     method: str | None = None
+    shift: float = 0.0
 
 
 def _goal_payoff(
@@ -279,8 +336,11 @@ def solve_turn(
     mask, nu, sigma = sheet_state(position.sheet)
     payoff, weights, names, exact = _goal_payoff(position, tilde, spread, reach)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
-    method = None if exact and mine_exact else BLENDED if reach is not None else APPROXIMATION
-    return GoalTurn(root, after, weights, names, method is None, payoff, method)
+    method = None if exact and mine_exact else CALIBRATED if reach is not None else APPROXIMATION
+    shift = 0.0
+    if method == CALIBRATED and position.opponent is not None:
+        shift = calibration_shift(_free(position.sheet), _free(position.opponent))
+    return GoalTurn(root, after, weights, names, method is None, payoff, method, shift)
 
 
 def goal_advice(
@@ -303,7 +363,10 @@ def goal_advice(
     if not solved.exact:
         result["method"] = solved.method or APPROXIMATION
     roll = position.roll if not position.is_over else 0
-    values = option_values(solved.root, solved.after, solved.weights, roll, position.dice)
+    values = [
+        (keep, c, np.array(calibrated_channels(*v, solved.shift)) if solved.shift else v)
+        for keep, c, v in option_values(solved.root, solved.after, solved.weights, roll, position.dice)
+    ]
     if position.roll == 0 or position.is_over:
         result.update(_channels(names, values[0][2]))
         return result

@@ -86,7 +86,7 @@ class Winning:
     ``best``: the option best for the goal (``goal_advice``'s first option: the
     advisor's option JSON with ``win`` and ``draw``, or ``reach``); ``best_average``: the chance
     of the best-average option (``Decision.best``); ``loss``: best − chosen chance,
-    0 when within ``TIE``; ``exact``: else ``method`` (``goal.BLENDED`` or ``goal.APPROXIMATION``)."""
+    0 when within ``TIE``; ``exact``: else ``method`` (``goal.CALIBRATED`` or ``goal.APPROXIMATION``)."""
 
     chosen: Chance
     best: dict
