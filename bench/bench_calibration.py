@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "py"))
 
 from yacht.categories import N_CATEGORIES  # noqa: E402
 from yacht.duel import BLOCK_GAMES, calibration  # noqa: E402
-from yacht.goal import CALIBRATION, EXACT_FREE, calibrated, calibration_shift, shifted  # noqa: E402
+from yacht.goal import CALIBRATION, EXACT_FREE, calibrated, calibration_shifts, shifted  # noqa: E402
 
 VARIANTS = ("official", "strict")
 
@@ -69,8 +69,7 @@ def points(saved: dict[str, np.ndarray], name: str, round_games: int) -> dict[st
     )
     free, second = N_CATEGORIES - turn, ~first[game]
     if bool(saved.get(f"{name}_chunks_calibrated", False)):  # the shown chances: back to the blend's
-        table = np.array([[calibration_shift(f, f - s) for s in (0, 1)] for f in range(N_CATEGORIES + 1)])
-        predicted = shifted(predicted, -table[free, second.astype(int)])
+        predicted = shifted(predicted, -calibration_shifts(free, free - second))
     last = np.zeros(games)
     last[game[free == 1]] = predicted[free == 1]  # my last turn's prediction: exact (see ``fit``)
     return {

@@ -106,12 +106,17 @@ def calibration_shift(free: int, opponent_free: int) -> float:
     return CALIBRATION.get((free, opponent_free < free), 0.0) if free > EXACT_FREE else 0.0
 
 
+def calibration_shifts(free: np.ndarray, opponent_free: np.ndarray) -> np.ndarray:
+    """``calibration_shift`` of many stages (``free``, ``opponent_free``: int arrays of one shape)."""
+    table = np.array([[calibration_shift(f, f - second) for second in (0, 1)] for f in range(N_CATEGORIES + 1)])
+    free = np.asarray(free)
+    return table[free, (np.asarray(opponent_free) < free).astype(int)]
+
+
 def calibrated(chance: np.ndarray, free: np.ndarray, opponent_free: np.ndarray) -> np.ndarray:
     """Win chances (win + draw/2, any shape) with the ``calibration_shift`` of each one's
     stage (``free``, ``opponent_free``: the same shape) applied to its logit (``shifted``)."""
-    table = np.array([[calibration_shift(f, f - second) for second in (0, 1)] for f in range(N_CATEGORIES + 1)])
-    free = np.asarray(free)
-    return shifted(np.asarray(chance, dtype=float), table[free, (np.asarray(opponent_free) < free).astype(int)])
+    return shifted(np.asarray(chance, dtype=float), calibration_shifts(free, opponent_free))
 
 
 def shifted(chance: np.ndarray, beta: np.ndarray | float) -> np.ndarray:
