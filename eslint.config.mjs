@@ -23,6 +23,11 @@ export default [
     languageOptions: { sourceType: "module", globals: globals.worker },
   },
   {
+    // Evaluated in the page by the browser tests (a script, not a module).
+    files: ["tests/browser/**/*.js"],
+    languageOptions: { sourceType: "script", globals: globals.browser },
+  },
+  {
     files: ["web/compile_pyc.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
   },

@@ -208,6 +208,8 @@ def test_without_an_opponent_the_review_is_unchanged(tables):
     assert "winning" not in result and all("winning" not in d for d in result["decisions"])
     assert set(result) == {
         "final",
+        "result",
+        "measure",
         "start",
         "last",
         "luck",
@@ -221,11 +223,16 @@ def test_without_an_opponent_the_review_is_unchanged(tables):
         "variant",
         "position",
     }
+    assert result["measure"] == "score" and result["result"] is None
     with_opponent = review_query(query + "&oh=c9e20", tables)
+    assert with_opponent["measure"] == "win"
     for plain, graded in zip(result["decisions"], with_opponent["decisions"], strict=True):
-        assert {k: v for k, v in graded.items() if k not in ("winning", "query")} == {
-            k: v for k, v in plain.items() if k != "query"
+        # The same choices graded by expected score; the grade is now in the chance of winning.
+        assert {k: v for k, v in graded.items() if k not in ("winning", "query", "grade")} == {
+            k: v for k, v in plain.items() if k not in ("query", "grade")
         }
+        assert plain["grade"] == {"measure": "score", "loss": plain["loss"], "best": plain["loss"] == 0}
+        assert graded["grade"]["loss"] == 100 * graded["winning"]["loss"]
 
 
 def test_a_review_without_the_spread_table_skips_the_chances(shipped):

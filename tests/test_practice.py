@@ -166,7 +166,7 @@ def test_each_choice_is_graded_as_the_review_grades_it(tables):
     assert sum(counts.values()) == len(result["decisions"])
     expected = dict.fromkeys((name for name, _ in LOSS_BINS), 0)
     for d in result["decisions"]:
-        expected[loss_bin(d["loss"])] += 1
+        expected[loss_bin(d["grade"]["loss"])] += 1  # graded by the chance of winning
     assert counts == expected
     assert counts["optimal"] < len(result["decisions"])  # some choices were second, third or fourth best
 

@@ -134,7 +134,9 @@ OPTION_WIDTH: Final = 38
 def render_review(result: dict) -> str:
     """A readable review: the summary, then one line per decision."""
     lines = [f"{result['query']}  [{result['variant']}]"]
-    if result["final"] is not None:
+    if result.get("result") is not None:
+        lines.append(render_result(result["result"]))
+    elif result["final"] is not None:
         lines.append(f"Final score {result['final']}")
     else:
         lines.append(f"Game in progress ({result['position']}): expected final score {result['last']:.4f}")
@@ -154,7 +156,7 @@ def render_review(result: dict) -> str:
             f"{chance_header}"
         )
     for d in result["decisions"]:
-        loss = f"−{d['loss']:.4f}" if d["loss"] > 0 else "best"
+        loss = f"−{d['grade']['loss']:.4f}" if not d["grade"]["best"] else "best"
         dice_text = "".join(map(str, d["dice"]))
         lines.append(
             f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<{OPTION_WIDTH}} "
@@ -163,13 +165,32 @@ def render_review(result: dict) -> str:
     if result["costliest"]:
         worst = ", ".join(
             f"turn {result['decisions'][i]['turn']} roll {result['decisions'][i]['roll']} "
-            f"(−{result['decisions'][i]['loss']:.4f})"
+            f"(−{result['decisions'][i]['grade']['loss']:.4f})"
             for i in result["costliest"]
         )
         lines.append(f"Costliest: {worst}")
+    if n:
+        lines.append(f"Each decision's loss: {MEASURE_WORDS[result['measure']]}")
     if winning:
         lines.extend(_aims_lines(result))
     return "\n".join(lines)
+
+
+MEASURE_WORDS: Final = {
+    "score": "points of expected final score",
+    "win": "percentage points of the chance of winning (what the advice played for)",
+    "reach": "percentage points of the chance of reaching the target (what the advice played for)",
+}
+"""The unit of a review's losses, by ``yacht.review.MEASURES``."""
+
+
+def render_result(result: dict) -> str:
+    """A finished game's result in words, the winner's total first: 'You won 184–148', 'Rival won
+    162–150', 'Draw 170–170'."""
+    mine, theirs = result["mine"], result["theirs"]
+    if result["outcome"] == "loss":
+        return f"Rival won {theirs}–{mine}"
+    return f"{'You won' if result['outcome'] == 'win' else 'Draw'} {mine}–{theirs}"
 
 
 def _signed(points: float) -> str:

@@ -23,6 +23,14 @@ best-average option (``Winning``), exact where ``goal`` is exact, else its
 approximation. The decisions where the two aims differ are those where the
 option best for the goal is another option than the best-average one and
 gains more than ``TIE`` in chance over it.
+
+Each decision is graded in the measure the advice ranked by at that moment
+(``Decision.grade``): with an opponent, percentage points of the chance of
+winning; with a score to reach, of the chance of reaching it; otherwise points
+of expected final score. A decision equal to the advice's first option is
+best, whatever the other measure says; the costliest decisions and the counts
+by loss follow that measure. A finished game against an opponent has a
+``Result``: who won, and both totals.
 """
 
 from collections.abc import Callable
@@ -31,7 +39,7 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import Option, advise
+from .advisor import Option, advise, sheet_state
 from .game import Game, Step, replay
 from .goal import APPROXIMATION, GoalTurn, Reach, chunks_needed, goal_advice, solve_turn
 from .position import Position, format_query
@@ -39,10 +47,16 @@ from .position import Position, format_query
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
 
+MEASURES: Final = ("score", "win", "reach")
+"""What a decision is graded by: ``score``, expected final score (a loss in points); ``win``, the
+chance of winning, win + draw/2, and ``reach``, the chance of reaching the target (a loss in
+percentage points, 0–100)."""
+
 LOSS_BINS: Final = (("optimal", 0.0), ("below_0.1", 0.1), ("0.1_to_1", 1.0), ("1_to_5", 5.0), ("above_5", float("inf")))
-"""The decisions counted by loss (points of expected final score), as a proficiency test counts
-them: ``optimal`` (a loss of 0, i.e. at most ``TIE``), then each bin holds the losses below its
-bound and at or above the bound before it: (0, 0.1), [0.1, 1), [1, 5), [5, ∞)."""
+"""The decisions counted by loss in the review's measure (points of expected final score, or
+percentage points of the goal's chance), as a proficiency test counts them: ``optimal`` (a loss
+of 0, i.e. at most ``TIE``), then each bin holds the losses below its bound and at or above the
+bound before it: (0, 0.1), [0.1, 1), [1, 5), [5, ∞)."""
 
 
 def loss_bin(loss: float) -> str:
@@ -111,8 +125,9 @@ class Winning:
 @dataclass(frozen=True)
 class Decision:
     """One graded choice. ``position``: where it was made. ``chosen`` and
-    ``best``: options as in ``advisor``. ``loss`` ≥ 0. ``winning``: with an
-    opponent, the same choice graded by the chance of winning."""
+    ``best``: options as in ``advisor`` (best: the best average). ``loss`` ≥ 0: points of
+    expected final score. ``winning``: with an opponent or a target, the same choice graded by
+    the goal's chance."""
 
     turn: int
     position: Position
@@ -120,6 +135,20 @@ class Decision:
     best: Option
     loss: float
     winning: Winning | None = None
+
+    @property
+    def measure(self) -> str:
+        """What the advice ranked by here (``MEASURES``): ``win`` or ``reach`` with a goal graded,
+        else ``score``."""
+        if self.winning is None:
+            return "score"
+        return "reach" if "reach" in dict(self.winning.chosen.fields) else "win"
+
+    @property
+    def grade(self) -> float:
+        """The loss in ``measure``'s unit: percentage points of the goal's chance (100 × the
+        ``winning`` loss), or points of expected final score; 0: the advice's first option."""
+        return self.loss if self.winning is None else 100 * self.winning.loss
 
     def to_json(self) -> dict:
         out = {
@@ -130,8 +159,31 @@ class Decision:
             "chosen": self.chosen.to_json(),
             "best": self.best.to_json(),
             "loss": self.loss,
+            "grade": {"measure": self.measure, "loss": self.grade, "best": self.grade == 0.0},
         }
         return out if self.winning is None else {**out, "winning": self.winning.to_json()}
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game against an opponent: ``outcome`` "win", "loss" or "draw" (my final
+    total against theirs), ``mine`` and ``theirs`` the final totals, upper bonus included."""
+
+    outcome: str
+    mine: int
+    theirs: int
+
+    def to_json(self) -> dict:
+        return {"outcome": self.outcome, "mine": self.mine, "theirs": self.theirs}
+
+
+def result_of(end: Position) -> Result | None:
+    """The result of a game whose last position is ``end``: ``None`` unless both sheets are
+    full (no opponent, or a turn still to play)."""
+    if end.opponent is None or not end.is_over or any(v is None for v in end.opponent):
+        return None
+    mine, theirs = sheet_state(end.sheet)[2], sheet_state(end.opponent)[2]
+    return Result("win" if mine > theirs else "loss" if mine < theirs else "draw", mine, theirs)
 
 
 @dataclass(frozen=True)
@@ -158,21 +210,33 @@ class Review:
     """The final score when the game is over, else ``None``."""
     chances: "Chances | None" = None
     """With an opponent: the chance of winning at the start and at the end, and the seat."""
+    result: Result | None = None
+    """A finished game against an opponent: who won, and both totals."""
 
     @property
     def mean_loss(self) -> float:
         return self.total_loss / len(self.decisions) if self.decisions else 0.0
 
+    @property
+    def measure(self) -> str:
+        """What the decisions are graded by (``MEASURES``): the goal's chance where the review
+        grades by it, else expected score."""
+        if self.chances is None:
+            return "score"
+        return "win" if self.chances.target is None else "reach"
+
     def costliest(self, n: int = 3) -> list[int]:
-        """Indices of the ``n`` decisions that lost the most (losses > 0 only), costliest first."""
-        order = sorted(range(len(self.decisions)), key=lambda i: (-self.decisions[i].loss, i))
-        return [i for i in order[:n] if self.decisions[i].loss > 0]
+        """Indices of the ``n`` decisions that lost the most in the review's measure (losses > 0
+        only), costliest first."""
+        order = sorted(range(len(self.decisions)), key=lambda i: (-self.decisions[i].grade, i))
+        return [i for i in order[:n] if self.decisions[i].grade > 0]
 
     def counts(self) -> dict[str, int]:
-        """The decisions counted by loss (``LOSS_BINS``), every bin present, in order."""
+        """The decisions counted by loss in the review's measure (``LOSS_BINS``), every bin
+        present, in order."""
         out = dict.fromkeys((name for name, _ in LOSS_BINS), 0)
         for d in self.decisions:
-            out[loss_bin(d.loss)] += 1
+            out[loss_bin(d.grade)] += 1
         return out
 
     def aims_differ(self) -> list[int]:
@@ -188,6 +252,8 @@ class Review:
     def _json(self) -> dict:
         return {
             "final": self.final,
+            "result": None if self.result is None else self.result.to_json(),
+            "measure": self.measure,
             "start": self.start,
             "last": self.last,
             "luck": self.luck,
@@ -401,7 +467,15 @@ def review(
     final = advise(end, tilde).score if end.is_over else None
     summary = _chances(game, end, goals) if goals else None
     return Review(
-        tuple(decisions), tuple(series), series[0].expected, series[-1].expected, luck, total_loss, final, summary
+        tuple(decisions),
+        tuple(series),
+        series[0].expected,
+        series[-1].expected,
+        luck,
+        total_loss,
+        final,
+        summary,
+        result_of(end),
     )
 
 

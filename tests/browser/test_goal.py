@@ -98,9 +98,7 @@ def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(pag
     assert float(verdict.get_attribute("data-draw")) == pytest.approx(best["draw"], abs=1e-9)
     percent = f"{100 * (best['win'] + best['draw'] / 2):.1f} %"
     # ≈: approximate outside the last turns.
-    expect(verdict.locator(".verdict-chance")).to_have_text(
-        f"Chance of winning ≈ {percent} (draw {100 * best['draw']:.1f} %)"
-    )
+    expect(verdict.locator(".verdict-chance")).to_have_text(f"Win chance ≈ {percent} (draw {100 * best['draw']:.1f} %)")
     # Their column on the card: its total in the heading, the upper subtotal after Sixes.
     expect(page.locator("#score-card")).to_have_class(re.compile(r"\bwith-opponent\b"))
     expect(page.locator("#opponent-total")).to_have_text("86")
@@ -277,8 +275,17 @@ def test_the_review_of_a_game_with_an_opponent_grades_the_chance_of_winning(page
         assert float(item.get_attribute("data-chance")) == pytest.approx(w["chosen"]["chance"], abs=1e-9)
         assert float(item.get_attribute("data-chance-best")) == pytest.approx(w["best"]["chance"], abs=1e-9)
         assert item.get_attribute("data-aims-differ") == str(w["aims_differ"]).lower()
-    # Turn 11, 6 6 6 6 1: keeping 6 6 6 cost chance; the best for winning was keeping 6 6 6 6.
-    expect(decisions.nth(1)).to_contain_text("to win: Keep 6 6 6 6")
+        # Graded by what the advice played for, as the CLI grades it.
+        assert item.get_attribute("data-measure") == want["grade"]["measure"] == "win"
+        assert item.get_attribute("data-best") == str(want["grade"]["best"]).lower()
+        assert float(item.get_attribute("data-loss")) == pytest.approx(want["grade"]["loss"], abs=1e-9)
+    # Turn 11, 6 6 6 6 1: keeping 6 6 6 cost chance; the best for winning was keeping 6 6 6 6. The
+    # loss is in percentage points of the chance, the expected score's beside it, labelled.
+    second = decisions.nth(1)
+    expect(second).to_contain_text("best: Keep 6 6 6 6")
+    expect(second.locator(".loss")).to_have_text("loss −16.8 pp")
+    expect(second).to_contain_text("Chance of winning 30.6 % (best 47.4 %)")
+    expect(second).to_contain_text("Against the best average: −10.15 pts")
     differ = expected["winning"]["aims_differ"]
     expect(page.get_by_test_id("aims-differ")).to_have_count(len(differ))
     if not differ:

@@ -181,7 +181,8 @@ def test_a_full_sheet_shows_the_final_score(page: Page, server, cpython) -> None
     assert expected["over"]
     open_page(page, server, query)
     wait_for_advice(page, expected["query"])
-    expect(page.locator("#summary")).to_have_text(f"Game over. Final score: {expected['score']}.")
+    expect(page.get_by_test_id("result")).to_have_text(f"Final score {expected['score']}")
+    expect(page.locator("#summary")).to_have_text("Game over.")
     expect(page.locator("#total")).to_have_text(str(expected["score"]))
     expect(page.get_by_test_id("option")).to_have_count(0)
 

@@ -122,7 +122,7 @@ def no_clashes(page: Page) -> list[str]:
         for (const e of [...labels].filter(visible)) {
             // A segment's label, or the title, spills over its neighbour without clipping: an overflow too.
             const clipped = getComputedStyle(e).overflow !== 'visible'
-                || e.matches('.segmented label span, #opponent-toggle, .bar h1');
+                || e.matches('.segmented label span, #opponent-toggle, .topbar h1');
             if (e.scrollWidth > e.clientWidth + 1 && clipped)
                 out.push(`overflows: ${e.textContent.trim()}`);
             const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);

@@ -124,7 +124,8 @@ def review_decisions(page: Page, testid: str = "decision") -> list[dict]:
     return page.get_by_test_id(testid).evaluate_all(
         """items => items.map(e => ({
             index: Number(e.dataset.index), turn: Number(e.dataset.turn), roll: Number(e.dataset.roll),
-            loss: Number(e.dataset.loss), query: e.dataset.query,
+            loss: Number(e.dataset.loss), query: e.dataset.query, best: e.dataset.best === "true",
+            measure: e.dataset.measure,
         }))"""
     )
 
@@ -145,7 +146,9 @@ def check_review_against_cli(page: Page, query: str) -> dict:
     assert len(decisions) == len(expected["decisions"])
     for shown, want in zip(decisions, expected["decisions"], strict=True):
         assert (shown["turn"], shown["roll"], shown["query"]) == (want["turn"], want["roll"], want["query"])
-        assert shown["loss"] == pytest.approx(want["loss"], abs=LOSS_TOLERANCE), shown
+        # Graded as the CLI grades it: in the measure the advice ranked by.
+        assert shown["loss"] == pytest.approx(want["grade"]["loss"], abs=LOSS_TOLERANCE), shown
+        assert (shown["best"], shown["measure"]) == (want["grade"]["best"], want["grade"]["measure"]), shown
     assert float(summary["totalLoss"]) == pytest.approx(expected["total_loss"], abs=LOSS_TOLERANCE)
     assert float(summary["meanLoss"]) == pytest.approx(expected["mean_loss"], abs=LOSS_TOLERANCE)
     assert float(summary["luck"]) == pytest.approx(expected["luck"], abs=LOSS_TOLERANCE)
@@ -192,7 +195,10 @@ def test_a_scripted_game_of_twelve_turns_and_its_review_match_the_cli(page: Page
     query = url_query(page)
     assert query == RECORD
     assert len(query) <= 400
-    expect(page.locator("#summary")).to_have_text(f"Game over. Final score: {FINAL_SCORE}.")
+    expect(page.get_by_test_id("result")).to_have_text(f"Final score {FINAL_SCORE}")
+    expect(page.get_by_test_id("result")).to_have_attribute("data-final", str(FINAL_SCORE))
+    expect(page.locator("#summary")).to_have_text("Game over: review it, or start a new game.")
+    expect(page.locator("#verdict-new")).to_be_visible()
     expect(page.locator("#total")).to_have_text(str(FINAL_SCORE))
     _, end = replay(parse_game(query))
     for c in range(N_CATEGORIES):
@@ -287,7 +293,7 @@ def test_a_finished_game_reviews_on_a_phone_and_opens_each_decision(page: Page, 
     expected = check_review_against_cli(page, RECORD)
     review = page.get_by_test_id("review")
     expect(review).to_contain_text(f"Final score{FINAL_SCORE}")
-    expect(review).to_contain_text(f"Total loss{MINUS}{expected['total_loss']:.2f}")
+    expect(review).to_contain_text(f"Total loss{MINUS}{expected['total_loss']:.2f} pts")
     expect(review).to_contain_text(f"Decisions: {MINUS}{expected['total_loss']:.2f}")
     expect(review.get_by_role("img", name="Expected final score, step by step")).to_be_visible()
 

@@ -37,7 +37,7 @@ import {
 import { bindAdvisor, requestAdvice, requestPractice, requestReview, setPageState, startAdvisor } from "./advisor.js";
 import { $, drawDie, el } from "./dom.js";
 import { adoptGameId, dropOffer, refreshGames, startGames } from "./games.js";
-import { reloadForUpdate, renderAppNote } from "./offline.js";
+import { reloadForUpdate } from "./offline.js";
 import { render } from "./render.js";
 import { setRules } from "./rules.js";
 import {
@@ -67,6 +67,8 @@ const handlers = {
   applyOption: (option) => (practising() ? practiceScore(option.category) : applyOption(option)),
   canScore,
   fixLink,
+  // After a game: another of the same kind (a practice with the same opponent setting).
+  newGame: () => (practising() ? startPractice({ opponent: Boolean(store.game.opponent) }) : newGame()),
   openDecision,
   openReview,
   opponentReady,
@@ -131,10 +133,6 @@ function bindControls() {
   $("#review-close").addEventListener("click", closeReview);
   $("#back-to-game").addEventListener("click", () => history.back());
   $("#app-note-reload").addEventListener("click", reloadForUpdate);
-  $("#app-note-close").addEventListener("click", () => {
-    store.appNote = null;
-    renderAppNote();
-  });
   $("#retry").addEventListener("click", () => {
     if (store.rules === null) return location.reload(); // the page itself did not load
     store.advisor?.terminate();

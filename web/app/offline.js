@@ -39,11 +39,23 @@ export async function registerServiceWorker() {
   });
 }
 
-/** The note under the header: {kind: "offline" | "update"}. */
+/** How long "Ready to work offline" stays in the title's place (ms). */
+const OFFLINE_NOTE_MS = 6000;
 
+let timer = null;
+
+/** The note in the title's place: {kind: "offline" | "update"}. "offline" goes by itself;
+ * "update" stays until its Reload is pressed (the page works on meanwhile). */
 export function showAppNote(kind, registration = null) {
+  clearTimeout(timer);
   store.appNote = { kind, registration };
   renderAppNote();
+  if (kind === "offline") {
+    timer = setTimeout(() => {
+      store.appNote = null;
+      renderAppNote();
+    }, OFFLINE_NOTE_MS);
+  }
 }
 
 export function renderAppNote() {

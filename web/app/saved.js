@@ -9,7 +9,9 @@
 //    entry: the new dice entered so far ([1–6 …]), turn: 1–12, score: the sheet's total,
 //    over: the game is over, opponent: their total or null,
 //    practice (absent in older records): null, or a practice game's {seed: its p= value,
-//    meanLoss: the review's mean loss per decision once reviewed, else null}}
+//    meanLoss: the review's mean loss per decision once reviewed, else null},
+//    outcome (absent in older records): null, or once both sheets are full "win", "loss" or
+//    "draw" (score against opponent)}
 // A record that does not parse, or of another version, is skipped (and counted), never used.
 // Two tabs write their own keys; the same game in two tabs: the later write wins, whole.
 
@@ -19,6 +21,8 @@ export const KEY_PREFIX = "yacht.game.";
 export const MAX_GAMES = 100;
 
 export const newGameId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+
+const OUTCOMES = ["win", "loss", "draw"];
 
 const isDie = (d) => Number.isInteger(d) && d >= 1 && d <= 6;
 
@@ -45,8 +49,9 @@ export function parseRecord(text) {
     Number.isInteger(r.score) &&
     typeof r.over === "boolean" &&
     (r.opponent === null || Number.isInteger(r.opponent)) &&
-    practiceOk(r.practice);
-  return ok ? { ...r, practice: r.practice ?? null } : null;
+    practiceOk(r.practice) &&
+    (r.outcome === undefined || r.outcome === null || (OUTCOMES.includes(r.outcome) && r.opponent !== null));
+  return ok ? { ...r, practice: r.practice ?? null, outcome: r.outcome ?? null } : null;
 }
 
 const practiceOk = (p) =>

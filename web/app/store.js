@@ -20,6 +20,7 @@ import {
   parseGame,
   readQuery,
 } from "./formats.js";
+import { gameResult } from "./result.js";
 import { nCategories, pointsOf, sheetTotals } from "./rules.js";
 import { formatSeed } from "./practice-dice.js";
 import { deviceStorage, newGameId, readRecord, saveRecord } from "./saved.js";
@@ -238,6 +239,7 @@ export function keepOnDevice() {
     over: filled === nCategories(),
     opponent: s.opponent ? sheetTotals(s.opponent).total : null,
     practice: practising() ? practiceRecord(storage, query) : null,
+    outcome: gameResult(s.sheet, s.opponent)?.outcome ?? null,
   };
   store.keepFailed = storage ? saveRecord(storage, record) : "blocked";
 }

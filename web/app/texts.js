@@ -3,6 +3,7 @@
 import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
 import { PRACTICE_TEXTS } from "./texts-practice.js";
+import { REVIEW_TEXTS } from "./texts-review.js";
 
 export const MINUS = "\u2212";
 
@@ -46,7 +47,8 @@ export const TEXTS = {
     beforeRoll: (expected, score) => `Before rolling: expected final score ${expected} (sheet ${score})`,
     needDice: (n, expected) => `Enter ${n} more ${n === 1 ? "die" : "dice"} for advice (expected ${expected})`,
     bestPlay: (expected, score) => `Expected final score ${expected} (sheet ${score})`,
-    over: (score) => `Game over. Final score: ${score}.`,
+    over: "Game over.",
+    overGame: "Game over: review it, or start a new game.",
     enterTurn: (turn) => `Turn ${turn}: enter the five dice you rolled`,
     enterKept: (kept, n) => `Kept ${kept}: enter the ${n} ${n === 1 ? "die" : "dice"} you rolled again`,
     enterRerollAll: "Rerolling all: enter the five dice you rolled",
@@ -100,31 +102,6 @@ export const TEXTS = {
     playing: (turn, roll) => `Playing along: turn ${turn}, roll ${roll}.`,
     playingOver: "Playing along: the game is over.",
     backToGame: "Back to game",
-    reviewHeading: "Review",
-    closeReview: "Close review",
-    reviewLoading: "Grading every decision…",
-    reviewWaiting: "The review appears once the advisor has loaded.",
-    finalScore: "Final score",
-    inProgress: "Expected (in progress)",
-    totalLoss: "Total loss",
-    meanLoss: (n) => `Mean loss of ${n} ${n === 1 ? "decision" : "decisions"}`,
-    luckSkill: (luck, skill) => `Dice: ${luck} · Decisions: ${skill}`,
-    costliest: "Costliest decisions",
-    noLoss: "Every decision was the best one.",
-    everyDecision: "Every decision",
-    where: (turn, roll) => `Turn ${turn} · roll ${roll}`,
-    bestWas: (option) => `best: ${option}`,
-    chose: (option) => `Chose ${option}`,
-    decisionDice: (dice) => `, dice ${dice}, `,
-    lossWord: "loss ",
-    openDecision: ". Open this position.",
-    chartTitle: "Expected final score, step by step",
-    chartDesc: (start, last, luck, skill) =>
-      `From ${start} at the start to ${last} now: the dice ${luck}, the decisions ${skill}.`,
-    legendExpected: "Expected final score",
-    legendDice: "With every decision the best (the dice alone)",
-    legendCost: "What the decisions cost",
-    axisTurn: "turn",
     details: "Details",
     allOptions: "Every option",
     close: "Close",
@@ -141,7 +118,8 @@ export const TEXTS = {
       `Keep ${kept} — reroll ${rerolled.length === 1 ? `the ${rerolled[0]}` : rerolled.join(" ")}`,
     verdictMargin: (margin, next) => `Next best: ${next}, ${margin}`,
     verdictTied: (n) => `Tied with ${n} other ${n === 1 ? "option" : "options"} (the simplest shown)`,
-    reviewGame: "Review this game",
+    reviewGame: "Review",
+    reviewGameName: "Review this game",
     bestAction: (text) => `${text} (the best)`,
     rerollMark: "reroll",
     errSheetCell: (name) => `This link's ${name} score is not one ${name} can have.`,
@@ -203,7 +181,8 @@ export const TEXTS = {
     beforeRoll: (expected, score) => `振る前: 期待値 ${expected} (現在 ${score}点)`,
     needDice: (n, expected) => `あと${n}個入力でアドバイス (期待値 ${expected})`,
     bestPlay: (expected, score) => `最終得点の期待値 ${expected} (現在 ${score}点)`,
-    over: (score) => `ゲーム終了。最終得点: ${score}点`,
+    over: "ゲーム終了。",
+    overGame: "ゲーム終了。振り返るか、新しいゲームを始めましょう。",
     enterTurn: (turn) => `${turn}ターン目: 出た5個の目を入力`,
     enterKept: (kept, n) => `${kept} を残した: 振り直した${n}個の目を入力`,
     enterRerollAll: "全部振り直し: 出た5個の目を入力",
@@ -257,30 +236,6 @@ export const TEXTS = {
     playing: (turn, roll) => `記録中: ${turn}ターン目、${roll}投目`,
     playingOver: "記録中: ゲーム終了",
     backToGame: "ゲームに戻る",
-    reviewHeading: "振り返り",
-    closeReview: "振り返りを閉じる",
-    reviewLoading: "すべての判断を採点中…",
-    reviewWaiting: "読み込みが終わると振り返りが出ます。",
-    finalScore: "最終得点",
-    inProgress: "期待値 (ゲーム途中)",
-    totalLoss: "損失の合計",
-    meanLoss: (n) => `${n}回の判断の平均損失`,
-    luckSkill: (luck, skill) => `サイコロ: ${luck} · 判断: ${skill}`,
-    costliest: "損失の大きかった判断",
-    noLoss: "すべて最善の判断でした。",
-    everyDecision: "すべての判断",
-    where: (turn, roll) => `${turn}ターン目 · ${roll}投目`,
-    bestWas: (option) => `最善: ${option}`,
-    chose: (option) => `選択: ${option}`,
-    decisionDice: (dice) => `、目 ${dice}、`,
-    lossWord: "損失 ",
-    openDecision: "。この局面を開く",
-    chartTitle: "最終得点の期待値の推移",
-    chartDesc: (start, last, luck, skill) => `開始時 ${start} から現在 ${last}: サイコロ ${luck}、判断 ${skill}`,
-    legendExpected: "最終得点の期待値",
-    legendDice: "すべて最善に判断した場合 (サイコロの影響のみ)",
-    legendCost: "判断による損失",
-    axisTurn: "ターン",
     details: "詳細",
     allOptions: "すべての選択肢",
     close: "閉じる",
@@ -296,7 +251,8 @@ export const TEXTS = {
     verdictKeep: (kept, rerolled) => `${kept} を残して ${rerolled.join(" ")} を振り直す`,
     verdictMargin: (margin, next) => `次善: ${next}、${margin}`,
     verdictTied: (n) => `ほかの${n}つと同点 (いちばん簡単な手を表示)`,
-    reviewGame: "このゲームを振り返る",
+    reviewGame: "振り返る",
+    reviewGameName: "このゲームを振り返る",
     bestAction: (text) => `${text} (最善)`,
     rerollMark: "振り直す",
     errSheetCell: (name) => `このリンクの「${name}」の得点は、ありえない値です。`,
@@ -314,7 +270,7 @@ export const TEXTS = {
     fixGame: "シートだけ残してゲーム記録を外す",
     fixParam: (name) => `${name} を無視する`,
     fixQuery: "読める部分から始める",
-    offlineReady: "オフラインで使えるようになりました。",
+    offlineReady: "オフラインでも使えます。",
     updateAvailable: "新しいバージョンがあります。",
     reload: "再読み込み",
     dismiss: "閉じる",
@@ -337,11 +293,25 @@ export const t = (key, ...args) => {
 };
 
 for (const language of Object.keys(TEXTS)) {
-  Object.assign(TEXTS[language], GOAL_TEXTS[language], GAMES_TEXTS[language], PRACTICE_TEXTS[language]);
+  Object.assign(
+    TEXTS[language],
+    GOAL_TEXTS[language],
+    GAMES_TEXTS[language],
+    PRACTICE_TEXTS[language],
+    REVIEW_TEXTS[language],
+  );
 }
 
 export const formatExpected = (x) => x.toFixed(2);
-export const formatLoss = (x) => `${MINUS}${x.toFixed(2)}`;
+/** A loss in points of expected score: "−0.84"; "0.00" for none, "< 0.01" when it rounds to zero. */
+export const formatLoss = (x) => (x <= 0 ? "0.00" : x < 0.005 ? "< 0.01" : `${MINUS}${x.toFixed(2)}`);
+/** A loss in percentage points of a chance (x: 0–100): "−1.2"; "0.0" for none, "< 0.1" when it
+ * rounds to zero. */
+export const formatChanceLoss = (x) => (x <= 0 ? "0.0" : x < 0.05 ? "< 0.1" : `${MINUS}${x.toFixed(1)}`);
+/** A decision's grade (yacht.review's JSON "grade": {measure, loss}) with its unit: "−0.84 pts",
+ * "−1.2 pp" (en), "−0.84点", "−1.2ポイント" (ja). */
+export const formatGrade = (grade) =>
+  grade.measure === "score" ? t("lossPoints", formatLoss(grade.loss)) : t("lossChance", formatChanceLoss(grade.loss));
 /** A change of the expected score with its sign: "+6.59", "−12.15", "0.00". */
 export const formatSigned = (x) =>
   Math.abs(x) < 0.005 ? "0.00" : x > 0 ? `+${x.toFixed(2)}` : `${MINUS}${(-x).toFixed(2)}`;

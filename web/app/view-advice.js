@@ -61,7 +61,7 @@ export function renderAdvice() {
   const result = store.shown.action === "game" ? store.shown.result.advice : store.shown.result;
   const expected = formatExpected(result.expected);
   summary.dataset.expected = String(result.expected);
-  if (result.over) summary.textContent = t("over", result.score);
+  if (result.over) summary.textContent = store.game ? t("overGame") : t("over");
   else if (result.roll === 0 && store.state.dice.length > 0 && store.state.dice.length < N_DICE) {
     summary.textContent = t("needDice", N_DICE - store.state.dice.length, expected);
   } else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);

@@ -5,6 +5,7 @@
 // open(record), share(record), remove(record), dismiss().
 
 import { $, el, svgEl } from "./dom.js";
+import { resultText } from "./result.js";
 import { t } from "./texts.js";
 
 /** The offer to resume `record` (null: none). */
@@ -12,7 +13,11 @@ export function renderResume(record, handlers) {
   const box = $("#resume");
   box.hidden = record === null;
   if (!record) return;
-  const text = record.over ? t("resumeOver", record.score) : t("resumeGame", record.turn, record.score);
+  const text = record.outcome
+    ? t("resumeResult", recordStatus(record))
+    : record.over
+      ? t("resumeOver", record.score)
+      : t("resumeGame", record.turn, record.score);
   $("#resume-text").textContent = text;
   $("#resume-go").onclick = () => handlers.resume(record);
   $("#resume-close").onclick = () => handlers.dismiss();
@@ -36,8 +41,8 @@ export function renderGames(games, note, handlers, language) {
   const when = games.length ? dateFormat(language) : null;
   $("#games-list").replaceChildren(
     ...games.map((record) => {
-      const status = record.over ? t("gameFinal", record.score) : t("gameAt", record.turn, record.score);
-      const versus = record.opponent === null ? "" : ` · ${t("gameOpponent", record.opponent)}`;
+      const status = recordStatus(record);
+      const versus = record.opponent === null || record.outcome ? "" : ` · ${t("gameOpponent", record.opponent)}`;
       const open = el("button", { type: "button", class: "game-open" }, `${practiceLabel(record)}${status}${versus}`);
       open.addEventListener("click", () => handlers.open(record));
       const share = el("button", { type: "button", "aria-label": t("shareGame", status) }, t("share"));
@@ -64,6 +69,13 @@ export function renderGames(games, note, handlers, language) {
     }),
   );
   renderProgress(games);
+}
+
+/** A kept game's state in words: "You won 184–148" (both sheets full), "Final score 184", or
+ * "Turn 7, 106 points". */
+function recordStatus(record) {
+  if (record.outcome) return resultText({ outcome: record.outcome, mine: record.score, theirs: record.opponent });
+  return record.over ? t("gameFinal", record.score) : t("gameAt", record.turn, record.score);
 }
 
 /** "Practice · mean loss 0.42 · " before a practice game's status. */

@@ -78,7 +78,7 @@ export function aimedOptions(result) {
   return { options, value: (o) => o.expected };
 }
 
-/** The chance of an option in words: "Chance of winning 62.7 % (draw 0.8 %)", "Chance of
+/** The chance of an option in words: "Win chance 62.7 % (draw 0.8 %)", "Chance of
  * reaching 200: ≈ 41.2 %" (≈: `approximate`); "" without a goal. */
 export function chanceText(option, target, approximate = false) {
   const mark = approximate ? "≈ " : "";

@@ -96,6 +96,7 @@ function chart(d, target) {
         y: y(p).toFixed(2),
         width: Math.max(bar - (bar > 3 ? 1 : 0), 0.6).toFixed(2),
         height: (height - pad.bottom - y(p)).toFixed(2),
+        "data-value": String(p),
       }),
     ),
     svgEl("line", {

@@ -14,10 +14,11 @@
 import { MAX_ROLLS, N_DICE } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { decisionCount, formatGame } from "./formats.js";
-import { categoryName } from "./rules.js";
+import { categoryName, sheetTotals } from "./rules.js";
 import { store } from "./store.js";
-import { formatExpected, formatLoss, t } from "./texts.js";
+import { formatExpected, formatGrade, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
+import { renderOver, resultBox } from "./view-verdict.js";
 
 let handlers = null;
 
@@ -34,7 +35,8 @@ export function renderPractice() {
   list.removeAttribute("data-query");
   const summary = $("#summary");
   delete summary.dataset.expected;
-  const feedback = feedbackBox();
+  // Once over: the result, with the last choice's grade in one line under it.
+  const feedback = v.phase === "over" ? resultBox(sheetTotals(v.sheet).total, feedbackBox(true)) : feedbackBox();
   $("#verdict-box").replaceChildren(...(feedback ? [feedback] : []));
   const status = v.phase === "over" ? t("practiceOver") : t("practiceStatus", v.turn, Math.max(v.roll, 1));
   summary.textContent = feedback ? status : `${status} ${instruction(v)}`;
@@ -56,10 +58,14 @@ function renderApply(v) {
   const apply = $("#verdict-apply");
   apply.removeAttribute("aria-label");
   let action = null;
+  $("#verdict-new").hidden = v.phase !== "over";
   if (v.phase === "over") {
+    renderOver(apply);
     apply.textContent = t("practiceSummaryButton");
-    action = () => handlers.openReview();
-  } else if (v.phase === "choice" && v.roll >= MAX_ROLLS) {
+    apply.removeAttribute("aria-label");
+    return;
+  }
+  if (v.phase === "choice" && v.roll >= MAX_ROLLS) {
     apply.textContent = t("practiceScoreFirst");
   } else {
     const held = v.phase === "choice" ? heldDice() : [];
@@ -76,8 +82,9 @@ function renderApply(v) {
   }
 }
 
-/** The grade of the last choice, or what stands in for it; null: nothing to say yet. */
-function feedbackBox() {
+/** The grade of the last choice, or what stands in for it; null: nothing to say yet. `line`: in
+ * one line (under the result, once the game is over). */
+function feedbackBox(line = false) {
   const count = decisionCount(store.game);
   if (count === 0) return null;
   if (store.practiceFeedback === "end") {
@@ -100,17 +107,32 @@ function feedbackBox() {
     const text = t("internalError", current.error.message);
     return el("p", { class: "feedback-note", "data-testid": "practice-feedback", "data-state": "error" }, text);
   }
-  return gradeTable(current.result.decision, current.count);
+  return gradeTable(current.result.decision, current.count, line);
 }
 
 /** The grade: the loss, then my choice and the best side by side (points now, expected final
  * score after it, and with an opponent the chance of winning). */
-function gradeTable(d, count) {
+function gradeTable(d, count, line) {
   const w = d.winning ?? null;
-  const lost = d.loss > 0;
-  // The grade; where it was chosen heads the table below.
-  let headline = lost ? t("feedbackLoss", formatLoss(d.loss)) : t("feedbackBest");
-  if (w && w.loss > 0) headline += ` · ${t("feedbackWinLoss", (100 * w.loss).toFixed(1))}`;
+  // Graded by what the advice plays for (the chance, with an opponent); the table below has the
+  // other measure (the expected final score of both options).
+  const lost = !d.grade.best;
+  const headline = lost ? t("feedbackLoss", formatGrade(d.grade)) : t("feedbackBest");
+  const best = w && d.grade.measure !== "score" ? w.best : d.best;
+  const data = {
+    "data-testid": "practice-feedback",
+    "data-state": "graded",
+    "data-count": count,
+    "data-turn": d.turn,
+    "data-roll": d.roll,
+    "data-loss": String(d.loss),
+    "data-best": String(!lost),
+    "data-grade-loss": String(d.grade.loss),
+    "data-chosen-expected": String(d.chosen.expected),
+    "data-best-expected": String(d.best.expected),
+    "data-chance-loss": w ? String(w.loss) : null,
+  };
+  if (line) return el("p", { class: "verdict-margin", ...data }, t("feedbackLast", headline));
   const row = (label, option, chance) =>
     el(
       "div",
@@ -130,25 +152,14 @@ function gradeTable(d, count) {
   );
   return el(
     "div",
-    {
-      class: lost ? "verdict feedback lost" : "verdict feedback",
-      "data-testid": "practice-feedback",
-      "data-state": "graded",
-      "data-count": count,
-      "data-turn": d.turn,
-      "data-roll": d.roll,
-      "data-loss": String(d.loss),
-      "data-chosen-expected": String(d.chosen.expected),
-      "data-best-expected": String(d.best.expected),
-      "data-chance-loss": w ? String(w.loss) : null,
-    },
+    { class: lost ? "verdict feedback lost" : "verdict feedback", ...data },
     el("p", { class: "verdict-words" }, headline),
     el(
       "div",
       { class: w ? "feedback-grid with-win" : "feedback-grid" },
       head,
       row("feedbackYou", d.chosen, w?.chosen.chance),
-      row("feedbackBestRow", d.best, w?.best_average.chance),
+      row("feedbackBestRow", best, w && best === w.best ? w.best.chance : w?.best_average.chance),
     ),
   );
 }

@@ -4,10 +4,11 @@
 import { MAX_ROLLS } from "./dice.js";
 import { $, drawDie, el } from "./dom.js";
 import { decisionCount, formatGame } from "./formats.js";
+import { resultData, resultText } from "./result.js";
 import { categoryName } from "./rules.js";
 import { store } from "./store.js";
 import { formatChance } from "./texts-goal.js";
-import { formatExpected, formatLoss, formatSigned, t } from "./texts.js";
+import { formatExpected, formatGrade, formatSigned, t } from "./texts.js";
 import { reviewChart } from "./view-chart.js";
 import { pointsText } from "./view-verdict.js";
 
@@ -128,16 +129,22 @@ export function reviewFigures(review) {
       "data-luck": String(review.luck),
       "data-decisions": n,
     },
-    final === null
-      ? figure(t("inProgress"), formatExpected(review.last))
-      : figure(t("finalScore"), String(final), { class: "final" }),
-    figure(t("totalLoss"), review.total_loss > 0 ? formatLoss(review.total_loss) : "0.00"),
-    figure(t("meanLoss", n), review.mean_loss > 0 ? formatLoss(review.mean_loss) : "0.00"),
+    review.result
+      ? figure(t("resultLabel"), resultText(review.result), { class: "final", ...resultData(review.result) })
+      : final === null
+        ? figure(t("inProgress"), formatExpected(review.last))
+        : figure(t("finalScore"), String(final), { class: "final" }),
+    figure(t("totalLoss"), formatGrade({ measure: "score", loss: review.total_loss })),
+    figure(t("meanLoss", n), formatGrade({ measure: "score", loss: review.mean_loss })),
     review.winning
       ? figure(
           chanceLabel(review),
           t("reviewChanceValue", formatChance(review.winning.start.chance), formatChance(review.winning.last.chance)),
-          { "data-chance-start": review.winning.start.chance, "data-chance-last": review.winning.last.chance },
+          {
+            class: "wide",
+            "data-chance-start": review.winning.start.chance,
+            "data-chance-last": review.winning.last.chance,
+          },
         )
       : "",
   );
@@ -159,8 +166,15 @@ function lossCounts(review) {
         el("div", { "data-bin": bin }, el("dt", { text: names[i] }), el("dd", { text: String(n) })),
       ),
     ),
-    el("p", { class: "hint", text: t("lossHint") }),
+    el("p", { class: "hint", text: `${gradedBy(review)} ${t("lossHint")}` }),
   );
+}
+
+/** How the review grades: by expected score, or by the goal's chance in percentage points. */
+function gradedBy(review) {
+  if (review.measure === "win") return t("gradedByWin");
+  if (review.measure === "reach") return t("gradedByReach", targetOf(review));
+  return t("gradedByScore");
 }
 
 /** A practice game's link for a friend: the same seed and rules, from the empty sheet (the same
@@ -181,12 +195,27 @@ function practiceLink() {
   ];
 }
 
-/** One decision: where, the dice, what was chosen, the best option, the loss; tap to open it. */
+/** One decision: where, the dice, what was chosen, its grade in the review's measure (what the
+ * advice played for: yacht.review's "grade") and, when it was not the best, the best option; with
+ * a goal, the chance of the option chosen and, where it lost expected score, that loss too
+ * (labelled); tap to open it. data-testid = `testid`, data-best, data-loss (the grade's loss:
+ * points, or percentage points of the goal's chance), data-measure. */
 export function decisionItem(decision, index, testid, review) {
-  const chosen = describeOption(decision.chosen, decision);
-  const best = describeOption(decision.best, decision);
-  const lost = decision.loss > 0;
-  const lossText = lost ? formatLoss(decision.loss) : t("best");
+  const grade = decision.grade;
+  const lost = !grade.best;
+  const w = decision.winning ?? null;
+  const best = w && grade.measure !== "score" ? w.best : decision.best;
+  const lines = [
+    line("chosen", t("chose", describeOption(decision.chosen, decision))),
+    lost ? line("best-option", t("bestWas", describeOption(best, decision))) : "",
+    w ? line("chance-line", chanceLine(decision, review)) : "",
+    w && decision.loss > 0
+      ? line("other-measure", t("averageLoss", formatGrade({ measure: "score", loss: decision.loss })))
+      : "",
+    w && !lost && w.aims_differ
+      ? line("other-measure", t("bestAverageWas", describeOption(decision.best, decision)))
+      : "",
+  ];
   const button = el(
     "button",
     // Named by what it shows (WCAG 2.5.3), with words for the drawn dice and the loss.
@@ -202,11 +231,9 @@ export function decisionItem(decision, index, testid, review) {
       "span",
       { class: lost ? "loss lost" : "loss" },
       el("span", { class: "visually-hidden", text: lost ? t("lossWord") : "" }),
-      lossText,
+      lost ? formatGrade(grade) : t("best"),
     ),
-    el("span", { class: "chosen", text: t("chose", chosen) }),
-    lost ? el("span", { class: "best-option", text: t("bestWas", best) }) : "",
-    decision.winning ? el("span", { class: "best-option", text: winningText(decision, review) }) : "",
+    ...lines,
     el("span", { class: "visually-hidden", text: t("openDecision") }),
   );
   button.addEventListener("click", () => handlers.openDecision(decision));
@@ -218,30 +245,29 @@ export function decisionItem(decision, index, testid, review) {
       "data-index": index,
       "data-turn": decision.turn,
       "data-roll": decision.roll,
-      "data-loss": String(decision.loss),
+      "data-best": String(!lost),
+      "data-loss": String(grade.loss),
+      "data-measure": grade.measure,
+      "data-score-loss": String(decision.loss),
       "data-query": decision.query,
-      "data-chance": decision.winning ? String(decision.winning.chosen.chance) : null,
-      "data-chance-best": decision.winning ? String(decision.winning.best.chance) : null,
-      "data-aims-differ": decision.winning ? String(decision.winning.aims_differ) : null,
+      "data-chance": w ? String(w.chosen.chance) : null,
+      "data-chance-best": w ? String(w.best.chance) : null,
+      "data-aims-differ": w ? String(w.aims_differ) : null,
     },
     button,
   );
 }
 
-/** What a decision did to the goal's chance: "Chance of winning 30.6 %; to win: Keep 6 6 6 6
- * (47.4 %)" (the option best for the goal, when it is not the one chosen), or "Chance of reaching
- * 200 …; to reach 200: …". */
-function winningText(decision, review) {
+/** A line of a decision's card, under its first row. */
+const line = (cls, text) => el("span", { class: `line ${cls}`, text });
+
+/** What a decision did to the goal's chance: "Chance of winning 30.6 % (best 47.4 %)", or "Chance
+ * of reaching 200 …"; "(approximate)" where the chance is. */
+function chanceLine(decision, review) {
   const w = decision.winning;
-  const target = targetOf(review);
-  const chance = `${chanceLabel(review)} ${formatChance(w.chosen.chance)}${w.exact ? "" : ` (${t("approximate")})`}`;
-  if (w.loss <= 1e-9) return chance;
-  const option = describeOption(w.best, decision);
-  const better =
-    target === null
-      ? t("toWin", option, formatChance(w.best.chance))
-      : t("toReach", target, option, formatChance(w.best.chance));
-  return `${chance}; ${better}`;
+  const approximate = w.exact ? "" : ` (${t("approximate")})`;
+  const best = w.loss > 1e-9 ? ` ${t("chanceBest", formatChance(w.best.chance))}` : "";
+  return `${chanceLabel(review)} ${formatChance(w.chosen.chance)}${best}${approximate}`;
 }
 
 /** Round step for about `count` ticks over `span`: 1, 2 or 5 × 10^k. */

@@ -5,14 +5,15 @@
 
 import { keptMask } from "./dice.js";
 import { $, el } from "./dom.js";
+import { gameResult, resultData, resultText } from "./result.js";
 import { categoryName, pointsOf } from "./rules.js";
 import { store } from "./store.js";
-import { formatSigned, MINUS, t } from "./texts.js";
+import { formatChanceLoss, formatLoss, t } from "./texts.js";
 import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
 
 let handlers = null;
 
-/** The handlers the verdict's button calls (main.js): applyOption(option), openReview(). */
+/** The handlers the verdict's buttons call (main.js): applyOption(option), openReview(), newGame(). */
 export function bindVerdict(given) {
   handlers = given;
 }
@@ -74,16 +75,13 @@ export function clearVerdict() {
 export function renderVerdict(result, dice, variant, target = null) {
   const apply = $("#verdict-apply");
   if (result.over) {
-    $("#verdict-box").replaceChildren();
+    $("#verdict-box").replaceChildren(resultBox(result.score));
     markDice(null);
     const reviewable = store.game !== null;
     if (!reviewable) return idleApply();
-    apply.disabled = false;
-    apply.textContent = t("reviewGame");
-    apply.removeAttribute("aria-label");
-    apply.onclick = () => handlers.openReview();
-    return;
+    return renderOver(apply);
   }
+  $("#verdict-new").hidden = true;
   const aimed = aimedOptions(result);
   const ranked = rankOptions(aimed.options, aimed.value);
   if (ranked.length === 0) return clearVerdict();
@@ -93,10 +91,10 @@ export function renderVerdict(result, dice, variant, target = null) {
   let margin = "";
   if (tied > 0) margin = t("verdictTied", tied);
   else if (next && aimed.value === chanceOf) {
-    const diff = `${MINUS}${(100 * (chanceOf(best) - chanceOf(next))).toFixed(1)}`;
+    const diff = formatChanceLoss(100 * (chanceOf(best) - chanceOf(next)));
     margin = t("verdictMarginChance", diff, verdictWords(next, dice, variant, result.roll));
   } else if (next) {
-    const diff = formatSigned(next.expected - best.expected);
+    const diff = formatLoss(best.expected - next.expected);
     margin = t("verdictMargin", diff, verdictWords(next, dice, variant, result.roll));
   }
   const chance = chanceText(best, target, !result.exact);
@@ -130,8 +128,39 @@ export function renderVerdict(result, dice, variant, target = null) {
   }
 }
 
+/** The verdict's room when a game is over: the result in words ("You won 184–148"), or the final
+ * score alone without an opponent; `under`: an element under it (a practice's last grade).
+ * data-testid="result" with data-final and, against an opponent, data-outcome, data-mine and
+ * data-theirs. */
+export function resultBox(score, under = null) {
+  const result = store.view ? gameResult(store.view.sheet, store.view.opponent) : null;
+  return el(
+    "div",
+    {
+      class: "verdict result",
+      "data-testid": "result",
+      "data-final": String(score),
+      ...(result ? resultData(result) : {}),
+    },
+    el("p", { class: "verdict-words", text: result ? resultText(result) : t("gameFinal", score) }),
+    under ?? "",
+  );
+}
+
+/** The verdict's buttons once a game is over: Review this game, and New game beside it. */
+export function renderOver(apply) {
+  apply.disabled = false;
+  apply.textContent = t("reviewGame");
+  apply.setAttribute("aria-label", t("reviewGameName"));
+  apply.onclick = () => handlers.openReview();
+  const start = $("#verdict-new");
+  start.hidden = false;
+  start.onclick = () => handlers.newGame();
+}
+
 /** The verdict's button with nothing to do: it keeps its place (the page never moves), disabled. */
 function idleApply() {
+  $("#verdict-new").hidden = true;
   const apply = $("#verdict-apply");
   apply.disabled = true;
   apply.textContent = t("applyKeep");

@@ -1,0 +1,232 @@
+// The in-page layout check: what a player sees, read from the rendered boxes (not from data
+// attributes). Evaluated in the page, it defines window.yachtLayoutFaults(), which returns a list
+// of faults, each a short sentence naming what is wrong and where:
+//   - clipped text: a text box that runs out of an ancestor that clips it (overflow hidden or
+//     clip; a scrolling box is not a clip), except a line elided with "…" that holds no digit;
+//   - a number cut by an ellipsis: elided text that holds a digit;
+//   - overlapping text: two text boxes of different text nodes that overlap (text under an
+//     overlay of the page, the picker or a note, is not drawn and is not counted);
+//   - a covered control: a visible control whose centre is not the control itself
+//     (document.elementFromPoint), checked over the whole page, one screen at a time;
+//   - a chart mark not sized by its data: the bars of a chart (svg rect[data-value]) whose
+//     rendered heights are not proportional to their values, or do not stand on one line.
+(() => {
+  const TOLERANCE = 1; // px
+  const LEADING = 0.25; // of a text box's height: the part two lines' boxes may share
+  const CONTROLS = 'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"]';
+
+  const describe = (e) => {
+    if (!e) return "?";
+    const id = e.id ? `#${e.id}` : "";
+    const testid = e.dataset?.testid ? `[data-testid=${e.dataset.testid}]` : "";
+    const names = (e.getAttribute("class") ?? "").trim();
+    const cls = names ? `.${names.split(/\s+/).join(".")}` : "";
+    return `${e.tagName.toLowerCase()}${id}${testid}${cls}`;
+  };
+  const quote = (text) => JSON.stringify(text.trim().replace(/\s+/g, " ").slice(0, 60));
+
+  /** Not drawn for the eye: not displayed, hidden, or the visually-hidden helper class. */
+  const unseen = (e) => {
+    for (let node = e; node && node !== document.documentElement; node = node.parentElement) {
+      if (node.hidden || node.classList?.contains("visually-hidden")) return true;
+      const style = getComputedStyle(node);
+      if (style.display === "none" || style.visibility === "hidden" || Number(style.opacity) === 0) return true;
+    }
+    return false;
+  };
+
+  /** `e` and its ancestors that clip their content (overflow hidden or clip on either axis). */
+  const clippers = (e) => {
+    const out = [];
+    for (let node = e; node && node !== document.documentElement; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const clips = [style.overflowX, style.overflowY].some((v) => v === "hidden" || v === "clip");
+      if (clips) out.push(node);
+    }
+    return out;
+  };
+
+  /** The text nodes drawn on the page, each with its element and its boxes (one per line). */
+  function textBoxes() {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const out = [];
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.trim()) continue;
+      const element = node.parentElement;
+      if (!element || unseen(element) || element.closest("script, style, title, option")) continue;
+      range.selectNodeContents(node);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+      if (rects.length) out.push({ node, element, rects });
+    }
+    return out;
+  }
+
+  const inside = (r, box) =>
+    r.left >= box.left - TOLERANCE &&
+    r.right <= box.right + TOLERANCE &&
+    r.top >= box.top - TOLERANCE &&
+    r.bottom <= box.bottom + TOLERANCE;
+
+  /** The box inside which an element's content is drawn (its padding box). */
+  const contentBox = (e) => {
+    const r = e.getBoundingClientRect();
+    const left = r.left + e.clientLeft;
+    const top = r.top + e.clientTop;
+    return { left, top, right: left + e.clientWidth, bottom: top + e.clientHeight };
+  };
+
+  function clippedText(boxes) {
+    const faults = [];
+    for (const { node, element, rects } of boxes) {
+      for (const clip of clippers(element)) {
+        const box = contentBox(clip);
+        if (rects.every((r) => inside(r, box))) continue;
+        const elided = getComputedStyle(clip).textOverflow === "ellipsis";
+        if (elided && !/\d/.test(node.data)) continue; // words elided with "…": allowed
+        const what = elided ? "a number cut by an ellipsis" : "clipped text";
+        faults.push(`${what}: ${quote(node.data)} in ${describe(element)}, cut by ${describe(clip)}`);
+        break;
+      }
+    }
+    return faults;
+  }
+
+  /** Whether the middle of `r` is under an overlay (a fixed element that does not hold `element`). */
+  function underOverlay(r, element) {
+    const x = (r.left + r.right) / 2;
+    const y = (r.top + r.bottom) / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    if (!top || element.contains(top) || top.contains(element)) return false;
+    for (let node = top; node && node !== document.body; node = node.parentElement) {
+      if (getComputedStyle(node).position === "fixed") return !node.contains(element);
+    }
+    return false;
+  }
+
+  /** The part of `r` its clipping boxes let be drawn, or null. */
+  function visiblePart(r, clips) {
+    let { left, right, top, bottom } = r;
+    for (const clip of clips) {
+      const box = contentBox(clip);
+      left = Math.max(left, box.left);
+      right = Math.min(right, box.right);
+      top = Math.max(top, box.top);
+      bottom = Math.min(bottom, box.bottom);
+    }
+    return right - left > TOLERANCE && bottom - top > TOLERANCE ? { left, right, top, bottom } : null;
+  }
+
+  function overlappingText(boxes) {
+    const faults = [];
+    const drawn = [];
+    for (const { node, element, rects } of boxes) {
+      const clips = clippers(element);
+      for (const rect of rects) {
+        const r = visiblePart(rect, clips);
+        if (r && !underOverlay(r, element)) drawn.push({ node, element, r });
+      }
+    }
+    drawn.sort((a, b) => a.r.top - b.r.top);
+    const seen = new Set();
+    for (let i = 0; i < drawn.length; i++) {
+      for (let j = i + 1; j < drawn.length && drawn[j].r.top < drawn[i].r.bottom; j++) {
+        const a = drawn[i];
+        const b = drawn[j];
+        if (a.node === b.node) continue;
+        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        // A text box is the font's whole height, its leading included: boxes of tightly set
+        // lines touch by a pixel or two without their glyphs meeting.
+        const shorter = Math.min(a.r.bottom - a.r.top, b.r.bottom - b.r.top);
+        if (w <= TOLERANCE || h <= Math.max(TOLERANCE, LEADING * shorter)) continue;
+        const key = `${quote(a.node.data)}|${quote(b.node.data)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        faults.push(
+          `overlapping text: ${quote(a.node.data)} (${describe(a.element)}) and ${quote(b.node.data)} (${describe(b.element)}), ${w.toFixed(1)} × ${h.toFixed(1)} px`,
+        );
+      }
+    }
+    return faults;
+  }
+
+  /** The element a control is seen and tapped as: a radio or checkbox drawn by its label. */
+  const target = (control) => {
+    if (control.matches('input[type="radio"], input[type="checkbox"]') && control.closest("label")) {
+      const style = getComputedStyle(control);
+      const r = control.getBoundingClientRect();
+      if (Number(style.opacity) === 0 || r.width <= 1 || r.height <= 1) return control.closest("label");
+    }
+    return control;
+  };
+
+  /** Controls whose centre (in this screen) is another element's. */
+  function coveredControls(faults) {
+    for (const control of document.querySelectorAll(CONTROLS)) {
+      const seenAs = target(control);
+      if (unseen(seenAs)) continue;
+      const r = seenAs.getBoundingClientRect();
+      if (r.width < 2 || r.height < 2) continue;
+      const x = (r.left + r.right) / 2;
+      const y = (r.top + r.bottom) / 2;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      // A control inside a clipping box may be scrolled out of it: the box's own business.
+      const clip = clippers(seenAs).find((c) => !inside({ left: x, right: x, top: y, bottom: y }, contentBox(c)));
+      if (clip) continue;
+      const top = document.elementFromPoint(x, y);
+      if (top && (seenAs.contains(top) || top === seenAs)) continue;
+      faults.add(
+        `a covered control: ${describe(seenAs)} ${quote(seenAs.textContent || seenAs.getAttribute("aria-label") || "")} under ${describe(top)}`,
+      );
+    }
+  }
+
+  function chartMarks() {
+    const faults = [];
+    for (const chart of document.querySelectorAll("svg")) {
+      if (unseen(chart)) continue;
+      const bars = [...chart.querySelectorAll("rect[data-value]")].map((bar) => ({
+        bar,
+        value: Number(bar.dataset.value),
+        box: bar.getBoundingClientRect(),
+      }));
+      if (bars.length < 2) continue;
+      const top = bars.reduce((a, b) => (b.value > a.value ? b : a));
+      const scale = top.box.height / top.value;
+      const base = top.box.bottom;
+      for (const { bar, value, box } of bars) {
+        const want = value * scale;
+        if (Math.abs(box.height - want) > TOLERANCE + 0.01 * want) {
+          faults.push(
+            `a chart mark not sized by its data: ${describe(bar)} of ${value} drawn ${box.height.toFixed(1)} px high, ${want.toFixed(1)} px by the tallest bar`,
+          );
+        } else if (box.height > 0.5 && Math.abs(box.bottom - base) > TOLERANCE) {
+          faults.push(
+            `a chart mark off its axis: ${describe(bar)} of ${value} ends at ${box.bottom.toFixed(1)}, the axis at ${base.toFixed(1)}`,
+          );
+        }
+      }
+    }
+    return faults;
+  }
+
+  /** Every fault of the page as it is drawn now, the whole page one screen at a time (scrolled
+   * back where it was). */
+  window.yachtLayoutFaults = () => {
+    const scrolled = scrollY;
+    const covered = new Set();
+    const texts = new Set();
+    const height = document.documentElement.scrollHeight;
+    for (let y = 0; ; y += innerHeight) {
+      scrollTo(0, y);
+      coveredControls(covered);
+      const boxes = textBoxes();
+      for (const fault of [...clippedText(boxes), ...overlappingText(boxes)]) texts.add(fault);
+      if (y + innerHeight >= height) break;
+    }
+    scrollTo(0, scrolled);
+    return [...texts, ...covered, ...chartMarks()];
+  };
+})();

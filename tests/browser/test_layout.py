@@ -1,0 +1,101 @@
+"""What is drawn agrees with what is meant, checked on the rendered page (layout_check.js): no text
+clipped, cut by an ellipsis with a number or overlapping other text, no control covered, every
+chart bar as high as its value, over many generated states (layout_states.py) at 320 × 640 and
+390 × 844, in English and Japanese. The check itself is checked on a page made to fail it."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+from yacht.loader import DEFAULT_TABLES, Tables
+
+from .layout_states import State, states
+from .page_helpers import open_page
+
+CHECK = (Path(__file__).parent / "layout_check.js").read_text()
+
+VIEWPORTS = {"320x640": {"width": 320, "height": 640}, "390x844": {"width": 390, "height": 844}}
+
+SETTLED = """() => !document.querySelector('[aria-busy="true"], [data-testid=practice-feedback][data-state=grading]')
+    && document.documentElement.dataset.state === 'ready'
+    && (!new URLSearchParams(location.search).has('t') || document.querySelector('#histogram:not([hidden]) > *'))"""
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[State]:
+    return [State("first visit", ""), *states(Tables(DEFAULT_TABLES))]
+
+
+def faults(page: Page) -> list[str]:
+    page.evaluate(CHECK)
+    return page.evaluate("window.yachtLayoutFaults()")
+
+
+def show(page: Page, state: State) -> None:
+    """Open ``state`` as Back or Forward opens a history entry (its review open or not), and wait
+    until every answer it asks for is drawn."""
+    page.evaluate(
+        """([query, review]) => {
+            history.pushState({ review }, '', query ? '?' + query : location.pathname);
+            dispatchEvent(new PopStateEvent('popstate'));
+        }""",
+        [state.query, state.review],
+    )
+    page.wait_for_function(SETTLED)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_generated_state_is_drawn_without_a_layout_fault(
+    make_context, server, artifacts, generated, viewport, language
+):
+    context = make_context(viewport=VIEWPORTS[viewport], locale="ja-JP" if language == "ja" else "en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_page(page, server)
+    found: dict[str, list[str]] = {}
+    for i, state in enumerate(generated):
+        show(page, state)
+        seen = faults(page)
+        if seen:
+            found[f"{state.what} ({state.query or '/'})"] = seen
+            page.screenshot(path=artifacts / f"layout-{viewport}-{language}-{i}.png", full_page=True)
+    print(f"layout check: {len(generated)} states at {viewport} in {language}, {len(found)} with faults")
+    assert errors == []
+    assert not found, "\n".join(f"{what}:\n  " + "\n  ".join(f) for what, f in found.items())
+
+
+BAD_PAGE = """
+<!doctype html><html><head><style>
+  body { margin: 0; font: 16px sans-serif; }
+  .cut { width: 60px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .clip { width: 60px; height: 20px; overflow: hidden; }
+  .stack { display: grid; } .stack span { grid-area: 1 / 1; }
+  .toast { position: fixed; top: 200px; left: 0; width: 200px; height: 60px; background: white; }
+  .bar { height: 44px; }
+</style></head><body>
+  <p class="cut">Final score 184 against 148</p>
+  <p class="cut">Words only, far too long</p>
+  <div class="clip">one<br>two<br>three</div>
+  <p class="stack"><span>best: Choice 19</span><span>Chance of winning 47 %</span></p>
+  <button style="position: absolute; top: 210px; left: 10px">Keep</button>
+  <div class="toast">A note</div>
+  <svg width="100" height="100"><rect class="bar" x="0" y="10" width="10" height="90" data-value="0.9" />
+    <rect class="bar" x="20" y="90" width="10" height="10" data-value="0.1" /></svg>
+</body></html>
+"""
+
+
+def test_the_check_finds_each_kind_of_fault_on_a_page_made_to_have_them(page: Page) -> None:
+    page.set_content(BAD_PAGE)
+    found = faults(page)
+    assert any(f.startswith('a number cut by an ellipsis: "Final score 184') for f in found), found
+    assert not any("Words only" in f for f in found), found  # words elided with "…" are allowed
+    assert any(f.startswith('clipped text: "two"') for f in found), found
+    assert any(f.startswith('clipped text: "three"') for f in found), found
+    assert any(f.startswith('overlapping text: "best: Choice 19"') for f in found), found
+    assert any(f.startswith('a covered control: button "Keep" under div.toast') for f in found), found
+    assert any(f.startswith("a chart mark not sized by its data: rect.bar of 0.1") for f in found), found
+    assert len(found) == 6, found
