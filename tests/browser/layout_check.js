@@ -12,6 +12,7 @@
 //     rendered heights are not proportional to their values, or do not stand on one line.
 (() => {
   const TOLERANCE = 1; // px
+  const OVERLAP = 120; // px
   const LEADING = 0.25; // of a text box's height: the part two lines' boxes may share
   const CONTROLS = 'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"]';
 
@@ -171,14 +172,15 @@
       if (r.width < 2 || r.height < 2) continue;
       const x = (r.left + r.right) / 2;
       const y = (r.top + r.bottom) / 2;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (x < 0 || y < 0 || x > innerWidth - 1 || y > innerHeight - 1) continue; // another screen's
       // A control inside a clipping box may be scrolled out of it: the box's own business.
       const clip = clippers(seenAs).find((c) => !inside({ left: x, right: x, top: y, bottom: y }, contentBox(c)));
       if (clip) continue;
       const top = document.elementFromPoint(x, y);
       if (top && (seenAs.contains(top) || top === seenAs)) continue;
+      const where = top ? "" : ` (${x.toFixed(0)}, ${y.toFixed(0)} in ${innerWidth} × ${innerHeight} at ${scrollY})`;
       faults.add(
-        `a covered control: ${describe(seenAs)} ${quote(seenAs.textContent || seenAs.getAttribute("aria-label") || "")} under ${describe(top)}`,
+        `a covered control: ${describe(seenAs)} ${quote(seenAs.textContent || seenAs.getAttribute("aria-label") || "")} under ${describe(top)}${where}`,
       );
     }
   }
@@ -219,7 +221,8 @@
     const covered = new Set();
     const texts = new Set();
     const height = document.documentElement.scrollHeight;
-    for (let y = 0; ; y += innerHeight) {
+    // Screens overlap by OVERLAP px: every control's centre is well inside one of them.
+    for (let y = 0; ; y += innerHeight - OVERLAP) {
       scrollTo(0, y);
       coveredControls(covered);
       const boxes = textBoxes();

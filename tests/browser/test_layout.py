@@ -6,7 +6,7 @@ chart bar as high as its value, over many generated states (layout_states.py) at
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from yacht.loader import DEFAULT_TABLES, Tables
 
 from .layout_states import State, states
@@ -62,7 +62,14 @@ def test_every_generated_state_is_drawn_without_a_layout_fault(
         if seen:
             found[f"{state.what} ({state.query or '/'})"] = seen
             page.screenshot(path=artifacts / f"layout-{viewport}-{language}-{i}.png", full_page=True)
-    print(f"layout check: {len(generated)} states at {viewport} in {language}, {len(found)} with faults")
+    # The site opened again without a link: the offer to resume the last game (kept above).
+    page.goto(server.url("index.html"))
+    page.wait_for_function(SETTLED)
+    expect(page.get_by_test_id("resume")).to_be_visible()
+    seen = faults(page)
+    if seen:
+        found["the offer to resume"] = seen
+    print(f"layout check: {len(generated) + 1} states at {viewport} in {language}, {len(found)} with faults")
     assert errors == []
     assert not found, "\n".join(f"{what}:\n  " + "\n  ".join(f) for what, f in found.items())
 

@@ -181,7 +181,7 @@ def test_a_full_sheet_shows_the_final_score(page: Page, server, cpython) -> None
     assert expected["over"]
     open_page(page, server, query)
     wait_for_advice(page, expected["query"])
-    expect(page.get_by_test_id("result")).to_have_text(f"Final score {expected['score']}")
+    expect(page.get_by_test_id("result").locator(".verdict-words")).to_have_text(f"Final score {expected['score']}")
     expect(page.locator("#summary")).to_have_text("Game over.")
     expect(page.locator("#total")).to_have_text(str(expected["score"]))
     expect(page.get_by_test_id("option")).to_have_count(0)
@@ -358,14 +358,25 @@ def test_following_the_advice_plays_the_game_along(page: Page, server, cpython) 
     assert_same_advice(page, cpython(position))
 
 
-def test_new_game_clears_the_sheet_after_a_confirmation(page: Page, server) -> None:
+def test_new_game_at_the_top_offers_its_choices_and_clears_the_sheet(page: Page, server) -> None:
     open_page(page, server, "s=3,,9,,,18,,,,,30,&d=14466&r=2&v=strict")
-    control(page, "button", "New game").click()
+    start = control(page, "button", "New game")
+    assert start.bounding_box()["y"] < 44  # in the header
+    start.click()
+    expect(page.locator("#start-note")).to_contain_text("The game shown stays on this device")
     control(page, "button", "Cancel").click()
     assert url_query(page) == "s=3,,9,,,18,,,,,30,&d=14466&r=2&v=strict"
-    control(page, "button", "New game").click()
-    control(page, "button", "Clear the sheet").click()
+    start.click()
+    control(page, "button", "Alone").click()
     wait_for_advice(page, "s=,,,,,,,,,,,&r=0&v=strict")
+    # Against a rival who starts: their column, empty, and what to do first.
+    start.click()
+    control(page, "button", "Against a rival: they start").click()
+    wait_for_advice(page, "s=,,,,,,,,,,,&r=0&v=strict&o=,,,,,,,,,,,")
+    expect(page.locator("#summary")).to_have_text("The rival starts: tap their column to enter their first score.")
+    start.click()
+    control(page, "button", "Against a rival: I start").click()
+    expect(page.locator("#summary")).to_contain_text("Before rolling")
 
 
 # Sharing and links ------------------------------------------------------------------------------

@@ -195,9 +195,9 @@ def test_a_scripted_game_of_twelve_turns_and_its_review_match_the_cli(page: Page
     query = url_query(page)
     assert query == RECORD
     assert len(query) <= 400
-    expect(page.get_by_test_id("result")).to_have_text(f"Final score {FINAL_SCORE}")
+    expect(page.get_by_test_id("result").locator(".verdict-words")).to_have_text(f"Final score {FINAL_SCORE}")
     expect(page.get_by_test_id("result")).to_have_attribute("data-final", str(FINAL_SCORE))
-    expect(page.locator("#summary")).to_have_text("Game over: review it, or start a new game.")
+    expect(page.locator("#summary")).to_have_text("")  # the result says it
     expect(page.locator("#verdict-new")).to_be_visible()
     expect(page.locator("#total")).to_have_text(str(FINAL_SCORE))
     _, end = replay(parse_game(query))
@@ -331,7 +331,7 @@ def test_a_finished_game_reviews_on_a_phone_and_opens_each_decision(page: Page, 
 
     # A new game starts from an empty sheet; the finished one stays in the history.
     control(page, "button", "New game").click()
-    control(page, "button", "Clear the sheet").click()
+    control(page, "button", "Alone").click()
     wait_for_advice(page, "s=,,,,,,,,,,,&r=0")
     expect(control(page, "button", "Review")).to_be_disabled()
     page.go_back()

@@ -147,7 +147,7 @@ def test_back_to_the_game_before_a_new_one_keeps_both_and_a_reviewed_position_is
     control(page, "button", "Keep (the best)").click()  # game A: h=56366
     expect(page).to_have_url(re.compile(r"\?h=56366$"))
     page.locator("#new-game").click()
-    page.locator("#confirm-yes").click()  # a new game, in a new history entry
+    page.locator("[data-start=alone]").click()  # a new game, in a new history entry
     for key in "12345":
         page.keyboard.press(key)
     expect(page.get_by_test_id("die")).to_have_count(5)

@@ -150,7 +150,9 @@ export function applyOption(option) {
       store.entry = [];
     }
   });
-  $("#keypad button")?.focus();
+  // The focus waits on the keypad for the next dice, without scrolling the page away from the
+  // option the finger is on.
+  $("#keypad button")?.focus({ preventScroll: true });
 }
 
 export function scoreCategory(c) {
@@ -249,8 +251,9 @@ export function setTarget(value) {
   });
 }
 
-/** A new game. A game played along stays in the history: Back returns to it. */
-export function newGame() {
+/** A new game: alone, or against a rival (`rival`: true; false: none; undefined: as before),
+ * who starts when `theyStart`. A game played along stays in the history: Back returns to it. */
+export function newGame({ rival = undefined, theyStart = false } = {}) {
   const wasGame = store.game !== null;
   store.gameId = newGameId(); // the game before stays kept on the device
   store.reviewOpen = false;
@@ -258,13 +261,15 @@ export function newGame() {
     (s) => {
       if (store.game) leaveGame();
       s.sheet = s.sheet.map(() => null);
-      if (s.opponent) s.opponent = s.opponent.map(() => null);
+      const withRival = rival ?? s.opponent !== null;
+      s.opponent = withRival ? s.sheet.map(() => null) : null;
+      if (rival !== undefined) s.target = null;
       s.dice = [];
       s.roll = 0;
     },
     { push: wasGame },
   );
-  $("#confirm-new").hidden = true;
+  store.theyStart = theyStart;
   store.backToGame = false;
   writeURL();
   render();

@@ -94,7 +94,7 @@ export function showAdvice(request, result) {
     }
     sync();
     store.link = null;
-    writeURL();
+    writeURL(false, { opened: true });
     refreshGames();
     renderInput();
     requestReview();

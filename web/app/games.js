@@ -48,9 +48,23 @@ export function adoptGameId(query) {
   const same = games.find((g) => g.query === query);
   if (same) return (store.gameId = same.id);
   const mine = games.find((g) => g.id === store.gameId);
-  const continues = !mine || mine.query.startsWith(query) || query.startsWith(mine.query);
-  if (!continues) store.gameId = newGameId();
+  if (mine && !sameGame(mine.query, query)) store.gameId = newGameId();
   return store.gameId;
+}
+
+/** Whether two game queries are steps of one game: the same start (every parameter but the
+ * records h= and oh=), and each record the beginning of the other's. */
+export function sameGame(a, b) {
+  const params = (query) =>
+    new Map(query.split("&").map((part) => [part.split("=")[0], part.slice(part.indexOf("=") + 1)]));
+  const [x, y] = [params(a), params(b)];
+  const keys = new Set([...x.keys(), ...y.keys()]);
+  for (const key of keys) {
+    const [u, v] = [x.get(key) ?? "", y.get(key) ?? ""];
+    const record = key === "h" || key === "oh";
+    if (record ? !(u.startsWith(v) || v.startsWith(u)) : u !== v) return false;
+  }
+  return true;
 }
 
 /** After every change: the list, the offer (gone once the page shows something), a failure. */

@@ -40,6 +40,7 @@ import { adoptGameId, dropOffer, refreshGames, startGames } from "./games.js";
 import { reloadForUpdate } from "./offline.js";
 import { render } from "./render.js";
 import { setRules } from "./rules.js";
+import { guardTaps } from "./taps.js";
 import {
   loadFeedbackSetting,
   opponentReady,
@@ -141,15 +142,7 @@ function bindControls() {
     requestAdvice();
   });
   $("#share").addEventListener("click", share);
-  $("#new-game").addEventListener("click", () => {
-    $("#confirm-new").hidden = false;
-    $("#confirm-no").focus();
-  });
-  $("#confirm-no").addEventListener("click", () => {
-    $("#confirm-new").hidden = true;
-    $("#new-game").focus();
-  });
-  $("#confirm-yes").addEventListener("click", newGame);
+  bindStartMenu();
   bindPracticeSetup();
 
   bindNote();
@@ -191,6 +184,37 @@ function bindControls() {
     if (store.rules === null) return;
     showLocation();
   });
+}
+
+/** New game (in the header) and its choices: alone, against a rival (who starts), practice. */
+function bindStartMenu() {
+  const menu = $("#start-menu");
+  const open = $("#new-game");
+  const show = (shown) => {
+    menu.hidden = !shown;
+    open.setAttribute("aria-expanded", String(shown));
+  };
+  open.addEventListener("click", () => {
+    show(menu.hidden);
+    if (menu.hidden) return;
+    const kept = store.game !== null || store.state.sheet.some((v) => v !== null);
+    $("#start-note").textContent = kept ? t("startNote") : "";
+    menu.querySelector("[data-start]").focus();
+  });
+  $("#start-cancel").addEventListener("click", () => {
+    show(false);
+    open.focus();
+  });
+  for (const choice of menu.querySelectorAll("[data-start]")) {
+    choice.addEventListener("click", () => {
+      show(false);
+      const kind = choice.dataset.start;
+      if (kind === "practice") startPractice({ opponent: $("#practice-opponent").checked });
+      else newGame({ rival: kind !== "alone", theyStart: kind === "second" });
+      window.scrollTo(0, 0);
+      if (kind !== "practice") $("#keypad button")?.focus({ preventScroll: true });
+    });
+  }
 }
 
 /** The practice's setup (under Practice): the opponent, when the grading shows, Start. */
@@ -269,6 +293,7 @@ function inField(target) {
 }
 
 async function main() {
+  guardTaps();
   store.language = initialLanguage();
   setLanguage(store.language);
   loadFeedbackSetting();

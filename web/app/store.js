@@ -19,6 +19,7 @@ import {
   keepFits,
   parseGame,
   readQuery,
+  turnOrderCounts,
 } from "./formats.js";
 import { gameResult } from "./result.js";
 import { nCategories, pointsOf, sheetTotals } from "./rules.js";
@@ -51,6 +52,9 @@ export const store = {
   picker: null,
   /** A roll was completed: the focus goes to the verdict's action once it can act. */
   focusVerdict: false,
+  /** A new game against a rival who starts: their first score is to be entered (said until
+   * either sheet has one). */
+  theyStart: false,
   /** The review panel is open. */
   reviewOpen: false,
   /** The worker's messenger (messenger.js). */
@@ -196,7 +200,16 @@ export function leaveGame() {
 /** Steps undone, to redo (snapshots, the last undone last). */
 /** This history entry is a position opened from a review: "Back to game" goes back. */
 
-export const currentQuery = () => (store.game ? formatGame(store.game) : formatQuery(store.state));
+/** The query of what is shown. A rival's sheet still being entered (its count of filled
+ * categories does not fit the turn order yet) stays out of it: the advice stays that of the
+ * position alone until their sheet can be theirs at my turn (view-goal.js says what it needs). */
+export function currentQuery() {
+  if (store.game) return formatGame(store.game);
+  const s = store.state;
+  const theirs = s.opponent?.filter((v) => v !== null).length;
+  const fits = !s.opponent || turnOrderCounts(s.sheet).includes(theirs);
+  return formatQuery(fits ? s : { ...s, opponent: null });
+}
 
 /** What the URL cannot hold, kept with the history entry (it survives a reload). */
 export function historyState() {
@@ -209,17 +222,17 @@ export function historyState() {
   };
 }
 
-export function writeURL(push = false) {
+export function writeURL(push = false, { opened = false } = {}) {
   const url = `${location.pathname}?${currentQuery()}`;
   if (push) history.pushState(historyState(), "", url);
   else history.replaceState(historyState(), "", url);
-  keepOnDevice();
+  keepOnDevice({ opened });
 }
 
 /** The game (or the position) shown, kept on the device after every change (saved.js) under
  * store.gameId (games.js adopts the id of a game come back to); an empty sheet with no dice is
  * not worth keeping. */
-export function keepOnDevice() {
+export function keepOnDevice({ opened = false } = {}) {
   // A decision's position opened from the review is a view into the game, not a game to keep.
   if (!store.rules || store.backToGame) return;
   const s = store.state;
@@ -241,8 +254,18 @@ export function keepOnDevice() {
     practice: practising() ? practiceRecord(storage, query) : null,
     outcome: gameResult(s.sheet, s.opponent)?.outcome ?? null,
   };
+  const before = storage ? readRecord(storage, store.gameId) : null;
+  // Nothing new (a kept game opened again): the record and its date stay as they are. A link or
+  // Back / Forward to an earlier step of the game kept: the game stays whole (the steps after it
+  // are kept until the player plays on from here).
+  if (before && unchanged(before, record)) return;
+  if (opened && before && before.query.length > query.length && before.query !== query) return;
   store.keepFailed = storage ? saveRecord(storage, record) : "blocked";
 }
+
+/** Whether a kept record says what `record` says (all but its date). */
+const unchanged = (before, record) =>
+  JSON.stringify({ ...before, updated: 0, v: 0 }) === JSON.stringify({ ...record, updated: 0, v: 0 });
 
 /** What the games list keeps of a practice game: its seed and, once it is reviewed, the mean loss
  * per decision (from the review shown, else as kept before for the same record). */

@@ -20,6 +20,7 @@ export const GOAL_TEXTS = {
     opponentTurns: (theirs, mine, first, second) =>
       `The opponent has filled ${theirs} and you ${mine}: at your turn they have ${first} (you play first) or ${second} (you play second).`,
     targetLabel: "Score to reach",
+    targetRange: (text) => `${text || "This"} is not a score to reach: a whole number from 0 to 999.`,
     aim: "Rank the options by",
     aimWin: "Chance",
     aimAverage: "Average",
@@ -68,6 +69,7 @@ export const GOAL_TEXTS = {
     opponentTurns: (theirs, mine, first, second) =>
       `相手は${theirs}枠、あなたは${mine}枠記入済みです。あなたの番では相手は${first}枠(あなたが先手)か${second}枠(後手)です。`,
     targetLabel: "目標点",
+    targetRange: (text) => `${text || "この値"}は目標点にできません (0〜999の整数)。`,
     aim: "並べ方",
     aimWin: "確率",
     aimAverage: "平均",

@@ -61,10 +61,12 @@ export function renderAdvice() {
   const result = store.shown.action === "game" ? store.shown.result.advice : store.shown.result;
   const expected = formatExpected(result.expected);
   summary.dataset.expected = String(result.expected);
-  if (result.over) summary.textContent = store.game ? t("overGame") : t("over");
+  if (result.over)
+    summary.textContent = store.game ? "" : t("over"); // the result says it
   else if (result.roll === 0 && store.state.dice.length > 0 && store.state.dice.length < N_DICE) {
     summary.textContent = t("needDice", N_DICE - store.state.dice.length, expected);
-  } else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);
+  } else if (result.roll === 0 && theyStartNow()) summary.textContent = t("theyStart");
+  else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);
   else summary.textContent = t("bestPlay", expected, result.score);
 
   const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
@@ -172,4 +174,12 @@ export function renderOption(option, rank, dice, variant) {
   apply.addEventListener("click", () => handlers.applyOption(option));
   item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);
   return item;
+}
+
+/** A new game whose rival starts, before anything is entered: their first score comes first. */
+function theyStartNow() {
+  const s = store.state;
+  const empty = (sheet) => sheet.every((v) => v === null);
+  store.theyStart &&= !store.game && s.opponent !== null && empty(s.sheet) && empty(s.opponent);
+  return store.theyStart;
 }

@@ -260,7 +260,7 @@ function renderPicker() {
     if (!store.game) hints.push(t("scoreStartsGame"));
   }
   const locked = store.game !== null;
-  if (locked) hints.push(t("sheetLocked"));
+  if (locked) hints.push(practising() ? t("sheetLockedPractice") : t("sheetLocked"));
   else if (points !== null) hints.push(t("pickerDice", points));
   $("#picker-hint").textContent = hints.join(" ");
 

@@ -21,11 +21,24 @@ export function buildGoal(given) {
   for (const radio of document.querySelectorAll("input[name=goal]")) {
     radio.addEventListener("change", () => handlers.setGoal(radio.value));
   }
+  // A score out of range stays in the box, the range said beside it, until it is corrected.
   $("#target").addEventListener("change", (event) => {
     const text = event.target.value.trim();
-    if (/^[0-9]{1,3}$/.test(text)) handlers.setTarget(Number(text));
-    else event.target.value = String(store.state.target ?? "");
+    targetInvalid = !/^[0-9]{1,3}$/.test(text);
+    if (!targetInvalid) handlers.setTarget(Number(text));
+    renderTargetError(text);
   });
+}
+
+/** The score to reach typed is not one (it stays in the box until corrected). */
+let targetInvalid = false;
+
+function renderTargetError(text) {
+  const error = $("#target-error");
+  error.hidden = !targetInvalid;
+  error.textContent = targetInvalid ? t("targetRange", text) : "";
+  if (targetInvalid) $("#target").setAttribute("aria-invalid", "true");
+  else $("#target").removeAttribute("aria-invalid");
 }
 
 export const goalKind = (state) => (state.opponent ? "opponent" : state.target !== null ? "target" : "none");
@@ -48,7 +61,11 @@ export function renderGoal() {
   $("#target-box").hidden = kind !== "target";
   $("#aim-box").hidden = kind === "none";
   for (const radio of document.querySelectorAll("input[name=aim]")) radio.checked = radio.value === store.aim;
-  if (s.target !== null && document.activeElement !== $("#target")) $("#target").value = String(s.target);
+  if (kind !== "target") targetInvalid = false;
+  if (s.target !== null && !targetInvalid && document.activeElement !== $("#target")) {
+    $("#target").value = String(s.target);
+  }
+  renderTargetError($("#target").value.trim());
   $("#target").disabled = playing;
   // Their count of filled categories must fit the turn order: said only when it does not.
   const theirs = s.opponent?.filter((v) => v !== null).length;

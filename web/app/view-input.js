@@ -44,6 +44,8 @@ export function renderInput() {
     radio.checked = radio.value === store.state.variant;
     radio.disabled = playing;
   }
+  // Beside the rules: why they cannot change during a game.
+  $("#variant-hint").textContent = playing ? t("rulesInGame") : t("variantHint");
   renderDice();
   renderCard();
   renderGoal();

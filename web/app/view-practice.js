@@ -38,7 +38,8 @@ export function renderPractice() {
   // Once over: the result, with the last choice's grade in one line under it.
   const feedback = v.phase === "over" ? resultBox(sheetTotals(v.sheet).total, feedbackBox(true)) : feedbackBox();
   $("#verdict-box").replaceChildren(...(feedback ? [feedback] : []));
-  const status = v.phase === "over" ? t("practiceOver") : t("practiceStatus", v.turn, Math.max(v.roll, 1));
+  // Once over, the result says it.
+  const status = v.phase === "over" ? "" : t("practiceStatus", v.turn, Math.max(v.roll, 1));
   summary.textContent = feedback ? status : `${status} ${instruction(v)}`;
   renderApply(v);
 }
@@ -58,7 +59,6 @@ function renderApply(v) {
   const apply = $("#verdict-apply");
   apply.removeAttribute("aria-label");
   let action = null;
-  $("#verdict-new").hidden = v.phase !== "over";
   if (v.phase === "over") {
     renderOver(apply);
     apply.textContent = t("practiceSummaryButton");

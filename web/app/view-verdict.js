@@ -81,7 +81,6 @@ export function renderVerdict(result, dice, variant, target = null) {
     if (!reviewable) return idleApply();
     return renderOver(apply);
   }
-  $("#verdict-new").hidden = true;
   const aimed = aimedOptions(result);
   const ranked = rankOptions(aimed.options, aimed.value);
   if (ranked.length === 0) return clearVerdict();
@@ -143,24 +142,28 @@ export function resultBox(score, under = null) {
       ...(result ? resultData(result) : {}),
     },
     el("p", { class: "verdict-words", text: result ? resultText(result) : t("gameFinal", score) }),
+    store.game ? playAgain() : "",
     under ?? "",
   );
 }
 
-/** The verdict's buttons once a game is over: Review this game, and New game beside it. */
+/** "Play again": a new game of the same kind (alone, against a rival, a practice). */
+function playAgain() {
+  const button = el("button", { type: "button", id: "verdict-new", text: t("playAgain") });
+  button.addEventListener("click", () => handlers.newGame());
+  return button;
+}
+
+/** The verdict's button once a game is over: Review this game ("Play again" is in the result). */
 export function renderOver(apply) {
   apply.disabled = false;
   apply.textContent = t("reviewGame");
   apply.setAttribute("aria-label", t("reviewGameName"));
   apply.onclick = () => handlers.openReview();
-  const start = $("#verdict-new");
-  start.hidden = false;
-  start.onclick = () => handlers.newGame();
 }
 
 /** The verdict's button with nothing to do: it keeps its place (the page never moves), disabled. */
 function idleApply() {
-  $("#verdict-new").hidden = true;
   const apply = $("#verdict-apply");
   apply.disabled = true;
   apply.textContent = t("applyKeep");
