@@ -13,7 +13,7 @@
 // and function-table slots are not in it. A snapshot taken after `import numpy` restores, but
 // the first NumPy call then dies with "RuntimeError: table index is out of bounds" (Pyodide's
 // fatal error); taking it also needs `loadedPackages` emptied first, or makeMemorySnapshot
-// refuses with "Unexpected hiwire entry at index 6". See the README's benchmark section.
+// refuses with "Unexpected hiwire entry at index 6". See docs/benchmarks.md.
 //
 // Stored with the Cache API in CACHE (a name the service worker does not manage), under a URL
 // that holds the build's snapshot key (runtime.js: a hash of the Pyodide files, the standard

@@ -160,7 +160,7 @@ def render_review(result: dict) -> str:
         dice_text = "".join(map(str, d["dice"]))
         lines.append(
             f"{d['turn']:>4} {d['roll']:>4}  {dice_text:<6} {_fmt_option(d['chosen']):<{OPTION_WIDTH}} "
-            f"{_fmt_option(d['best']):<{OPTION_WIDTH}} {loss:>8}{_decision_chances(d)}"
+            f"{_fmt_option(_graded_best(d)):<{OPTION_WIDTH}} {loss:>8}{_decision_chances(d)}"
         )
     if result["costliest"]:
         worst = ", ".join(
@@ -191,6 +191,11 @@ def render_result(result: dict) -> str:
     if result["outcome"] == "loss":
         return f"Rival won {theirs}–{mine}"
     return f"{'You won' if result['outcome'] == 'win' else 'Draw'} {mine}–{theirs}"
+
+
+def _graded_best(decision: dict) -> dict:
+    """The best option in the decision's grade: the goal's with a goal, else the best average."""
+    return decision["best"] if decision["grade"]["measure"] == "score" else decision["winning"]["best"]
 
 
 def _signed(points: float) -> str:
@@ -244,7 +249,7 @@ def _aims_lines(result: dict) -> list[str]:
             f"{_fmt_option(d['best'])} {_percent(w['best_average']['chance'], exact)}, {aim} "
             f"{_fmt_option(w['best'])} {_percent(w['best']['chance'], exact)}; you chose "
             f"{_fmt_option(d['chosen'])} {_percent(w['chosen']['chance'], exact)} "
-            f"({_signed(change)} points against {goal})"
+            f"({_signed(change)} pp against {goal})"
         )
     ends = (result["winning"]["start"], result["winning"]["last"])
     methods = {d["winning"]["method"] for d in decisions if not d["winning"]["exact"]}

@@ -24,7 +24,7 @@ turn, so ``drift`` (each turn's predictions minus those of a reference turn, gam
 game; the report's reference is the first exact turn) shows a bias of some turns against
 others with the results' noise taken out. (It showed that the exact turns' chances rise
 too: they are exact against the opponent's law as it stands, while the player looks at
-the opponent's sheet again at each turn; see the README and ``bench/bench_adaptive.py``.)
+the opponent's sheet again at each turn; see docs/mathematics.md and ``bench/bench_adaptive.py``.)
 """
 
 from __future__ import annotations

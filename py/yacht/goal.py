@@ -95,7 +95,7 @@ which is exact for a play that never looks at the opponent's sheet again; a play
 the advice looks again at every turn, and wins more often than that. The second seat's β is
 the larger: before each of its turns, its last one too, it sees a turn of the opponent's that
 the chance did not. β is fitted on duel games of the shipped player
-(``bench/bench_calibration.py``) and checked on other games (figures in the README)."""
+(``bench/bench_calibration.py``) and checked on other games (figures in docs/benchmarks.md)."""
 CALIBRATED: Final = f"{BLENDED}, its logit then shifted by a calibration on duel games"
 """``"method"`` of a win chance beyond the exact range when the chunks are loaded."""
 

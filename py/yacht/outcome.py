@@ -17,7 +17,7 @@ with ν' only the capped upper totals that the free upper categories can add.
 Vectors have ``1 + max_future`` point entries (the most the free categories
 and the bonus can still add). Exact (float64) for every position; the cost
 grows about as 2^f × the number of ν' × the vector length, so callers keep f
-at most ``EXACT_FREE`` (a time limit, see README) and sample beyond.
+at most ``EXACT_FREE`` (a time limit, see docs/benchmarks.md) and sample beyond.
 """
 
 from dataclasses import dataclass

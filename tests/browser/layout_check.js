@@ -26,12 +26,13 @@
   };
   const quote = (text) => JSON.stringify(text.trim().replace(/\s+/g, " ").slice(0, 60));
 
-  /** Not drawn for the eye: not displayed, hidden, or the visually-hidden helper class. */
+  /** Not drawn for the eye: not displayed, hidden, or kept for screen readers only. */
   const unseen = (e) => {
     for (let node = e; node && node !== document.documentElement; node = node.parentElement) {
       if (node.hidden || node.classList?.contains("visually-hidden")) return true;
       const style = getComputedStyle(node);
       if (style.display === "none" || style.visibility === "hidden" || Number(style.opacity) === 0) return true;
+      if (style.position === "absolute" && style.clip === "rect(0px, 0px, 0px, 0px)") return true; // for screen readers
     }
     return false;
   };

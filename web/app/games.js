@@ -78,10 +78,12 @@ export function refreshGames() {
     resume: (record) => {
       offer = null;
       handlers.open(record);
+      $("#advice-heading").focus({ preventScroll: true });
     },
     dismiss: () => {
       offer = null;
       renderResume(null);
+      $("#keypad button")?.focus({ preventScroll: true }); // the focus stays in the turn
     },
   });
 }
@@ -103,6 +105,7 @@ const listHandlers = {
     dropOffer();
     handlers.open(record);
     $("#turn-heading")?.scrollIntoView?.({ block: "start" });
+    $("#advice-heading").focus({ preventScroll: true });
   },
   share: (record) => handlers.share(record),
   remove: (record) => {

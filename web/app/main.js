@@ -143,6 +143,19 @@ function bindControls() {
   });
   $("#share").addEventListener("click", share);
   bindStartMenu();
+  // For keyboards: from the dice to the verdict's action, from the verdict to the sheet.
+  for (const skip of document.querySelectorAll("[data-skip]")) {
+    skip.addEventListener("click", () => {
+      const apply = $("#verdict-apply");
+      const target =
+        skip.dataset.skip === "verdict"
+          ? apply.disabled
+            ? $("#advice-heading")
+            : apply
+          : document.querySelector("#card-rows button:not(:disabled)");
+      target?.focus();
+    });
+  }
   bindPracticeSetup();
 
   bindNote();

@@ -42,6 +42,8 @@ export const PRACTICE_TEXTS = {
     practiceGame: "Practice",
     practiceMeanLoss: (loss) => `mean loss ${loss}`,
     progressHeading: "Practice: mean loss per decision",
+    progressLine: (lo, hi) => `your mean loss (${lo} at the bottom, ${hi} at the top)`,
+    progressGoal: "0.20: strong play",
     progressSummary: (n, last, best) =>
       `${n} practice ${n === 1 ? "game" : "games"}; the last ${last}, the best ${best}.`,
     practiceKeys: "Practice keys: 1–5 keep or release a die, R rolls.",
@@ -86,6 +88,8 @@ export const PRACTICE_TEXTS = {
     practiceGame: "練習",
     practiceMeanLoss: (loss) => `平均損失 ${loss}`,
     progressHeading: "練習：1判断あたりの平均損失",
+    progressLine: (lo, hi) => `平均損失 (下端 ${lo}、上端 ${hi})`,
+    progressGoal: "0.20: 上級の目安",
     progressSummary: (n, last, best) => `練習 ${n} 回。直近 ${last}、最高 ${best}。`,
     practiceKeys: "練習のキー：1–5 でサイコロを残す／戻す、R で振る。",
   },

@@ -6,7 +6,7 @@ import { currentQuery, practising, store } from "./store.js";
 import { formatExpected, formatLoss, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
-import { aimedOptions, chanceData, chanceOf } from "./view-goal.js";
+import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
 import { renderHistogram } from "./view-histogram.js";
 import { renderCard } from "./view-card.js";
 import { renderPractice } from "./view-practice.js";
@@ -59,6 +59,8 @@ export function renderAdvice() {
   }
 
   const result = store.shown.action === "game" ? store.shown.result.advice : store.shown.result;
+  const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
+  const { dice, target } = readQuery(position);
   const expected = formatExpected(result.expected);
   summary.dataset.expected = String(result.expected);
   if (result.over)
@@ -66,11 +68,8 @@ export function renderAdvice() {
   else if (result.roll === 0 && store.state.dice.length > 0 && store.state.dice.length < N_DICE) {
     summary.textContent = t("needDice", N_DICE - store.state.dice.length, expected);
   } else if (result.roll === 0 && theyStartNow()) summary.textContent = t("theyStart");
-  else if (result.roll === 0) summary.textContent = t("beforeRoll", expected, result.score);
+  else if (result.roll === 0) summary.textContent = withChance(result, t("beforeRoll", expected, result.score));
   else summary.textContent = t("bestPlay", expected, result.score);
-
-  const position = store.shown.action === "game" ? store.shown.result.position : store.shown.result.query;
-  const { dice, target } = readQuery(position);
   const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
   const aimed = aimedOptions(result);
   list.replaceChildren(
@@ -104,6 +103,8 @@ export function renderEntryPrompt(result) {
     text = `${text} ${t("expectedNow", formatExpected(expected))}`;
     summary.dataset.expected = String(expected);
   }
+  // Between two turns against a rival: the chance of winning stays in view.
+  if (result && !store.game.keep && result.advice.roll === 0) text = withChance(result.advice, text);
   summary.textContent = text;
   list.replaceChildren();
   if (result) list.setAttribute("data-query", result.query);
@@ -182,4 +183,11 @@ function theyStartNow() {
   const empty = (sheet) => sheet.every((v) => v === null);
   store.theyStart &&= !store.game && s.opponent !== null && empty(s.sheet) && empty(s.opponent);
   return store.theyStart;
+}
+
+/** `text` after the chance of a position with a goal (its answer's: before the roll), if any. */
+function withChance(result, text) {
+  const target = store.state.target ?? null;
+  const chance = chanceText(result, target, !result.exact);
+  return chance ? `${chance} · ${text}` : text;
 }

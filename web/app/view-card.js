@@ -142,7 +142,8 @@ export function renderCard() {
   const threshold = store.rules.bonus.threshold;
   $("#subtotal").textContent = `${totals.upper} / ${threshold}`;
   const need = threshold - totals.upper;
-  $("#bonus").textContent = totals.bonus > 0 ? `+${totals.bonus}` : totals.upperFull ? "0" : t("bonusNeed", need);
+  $("#bonus").textContent =
+    totals.bonus > 0 ? `+${totals.bonus}` : totals.upperFull ? t("bonusMissed") : t("bonusNeed", need);
   $("#total").textContent = String(totals.total);
   $("#sheet-locked").hidden = store.game === null;
   renderTheirs();

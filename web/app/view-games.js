@@ -106,13 +106,23 @@ function renderProgress(games) {
   const y = (v) => h - pad - ((h - 2 * pad) * v) / top;
   const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none", "aria-hidden": "true" });
   svg.append(svgEl("line", { class: "goal-line", x1: 0, x2: w, y1: y(0.2), y2: y(0.2) }));
-  svg.append(svgEl("polyline", { points: losses.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  // One game: its level across the chart (a lone dot would say nothing of where it stands).
+  const points = losses.length === 1 ? [`${pad},${y(losses[0])}`, `${w - pad},${y(losses[0])}`] : null;
+  svg.append(svgEl("polyline", { points: points?.join(" ") ?? losses.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
   for (const [i, v] of losses.entries()) svg.append(svgEl("circle", { cx: x(i), cy: y(v), r: 3 }));
   const fixed = (v) => v.toFixed(2);
   const summary = t("progressSummary", losses.length, fixed(losses.at(-1)), fixed(Math.min(...losses)));
   figure.replaceChildren(
     el("figcaption", {}, el("b", { text: t("progressHeading") }), " ", summary),
     svg,
+    el(
+      "p",
+      { class: "hint progress-legend" },
+      el("span", { class: "legend-line", "aria-hidden": "true" }),
+      ` ${t("progressLine", fixed(0), fixed(top))} `,
+      el("span", { class: "legend-goal", "aria-hidden": "true" }),
+      ` ${t("progressGoal")}`,
+    ),
     el("p", { class: "hint", text: t("lossHint") }),
   );
 }

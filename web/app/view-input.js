@@ -113,7 +113,8 @@ export function renderGameBar() {
     status.textContent = t("practiceStatus", store.view.turn, Math.max(store.view.roll, 1));
   else if (!store.game) status.textContent = t("playHint");
   else if (store.view.phase === "over") status.textContent = t("playingOver");
-  else status.textContent = t("playing", store.view.turn, store.view.roll);
+  else if (store.view.phase === "opponent") status.textContent = t("playingTheirs");
+  else status.textContent = t("playing", store.view.turn, Math.max(store.view.roll, 1));
   status.classList.toggle("playing", store.game !== null);
   $("#undo").disabled = !canUndo() || practising(); // a practice game's choices stand
   $("#redo").disabled = store.redoStack.length === 0 || practising();

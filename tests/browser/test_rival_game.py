@@ -1,0 +1,101 @@
+"""Whole games against a rival, played by tapping as a player at the table does: New game (I
+start, or they start), each roll's dice tapped on the keypad, the verdict's button followed at
+every decision, the rival's turns tapped into their column. At the end the verdict's place says
+who won, in words, with the totals of yacht.review's result; the review marks every decision
+best, graded as ``python -m yacht review --json`` grades the same record."""
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+from yacht.api import review_query
+
+from .page_helpers import open_page, opponent_cell, url_query
+
+WORDS = {
+    "en": {"win": "You won {mine}–{theirs}", "loss": "Rival won {theirs}–{mine}", "draw": "Draw {mine}–{theirs}"},
+    "ja": {
+        "win": "あなたの勝ち {mine}対{theirs}",
+        "loss": "相手の勝ち {theirs}対{mine}",
+        "draw": "引き分け {mine}対{theirs}",
+    },
+}
+
+SHOWN = "() => document.querySelector('#options').dataset.query === location.search.slice(1)"
+"""The advice shown is that of the game as it stands (the URL's)."""
+
+
+def tap_dice(page: Page, rng: np.random.Generator, n: int) -> None:
+    for face in rng.integers(1, 7, n):
+        page.locator(f"#keypad [data-face='{face}']").click()
+
+
+def rival_turn(page: Page, rng: np.random.Generator) -> None:
+    """Their turn: tap one of their free cells, then one of the scores it offers."""
+    free = page.locator("[data-testid=opponent-cell][data-value='']")
+    c = int(free.nth(int(rng.integers(free.count()))).get_attribute("data-category"))
+    opponent_cell(page, c).click()
+    values = page.locator("#picker-values button:not([data-value=''])")
+    expect(values.first).to_be_visible()
+    values.nth(int(rng.integers(values.count()))).click()
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(opponent_cell(page, c)).not_to_have_attribute("data-value", "")
+
+
+def my_turn(page: Page, rng: np.random.Generator) -> None:
+    """Tap the dice of each roll and follow the verdict until a category is scored."""
+    missing = 5
+    while True:
+        tap_dice(page, rng, missing)
+        page.wait_for_function(SHOWN)
+        verdict = page.get_by_test_id("verdict")
+        category = verdict.get_attribute("data-category")
+        keep = verdict.get_attribute("data-keep")
+        page.locator("#verdict-apply").click()
+        if category is not None:
+            return
+        missing = 5 - len(keep)
+
+
+@pytest.mark.parametrize(("language", "seat", "seed"), [("en", "first", 7), ("ja", "second", 8)])
+def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
+    make_context, server, tables, artifacts, language, seat, seed
+) -> None:
+    context = make_context(locale="ja-JP" if language == "ja" else "en-US")
+    page = context.new_page()
+    open_page(page, server)
+    rng = np.random.default_rng(seed)
+    page.locator("#new-game").click()
+    page.locator(f"[data-start={seat}]").click()
+    if seat == "second":
+        rival_turn(page, rng)  # they start
+    for turn in range(12):
+        my_turn(page, rng)
+        if page.locator("[data-testid=opponent-cell][data-value='']").count():
+            rival_turn(page, rng)
+        if turn < 11:
+            expect(page.locator("#summary")).to_contain_text("%")  # the chance, between turns too
+
+    record = url_query(page)
+    expected = review_query(record, tables)
+    result = expected["result"]
+    assert result is not None and result["outcome"] in WORDS[language]
+    box = page.get_by_test_id("result")
+    expect(box.locator(".verdict-words")).to_have_text(WORDS[language][result["outcome"]].format(**result))
+    expect(box).to_have_attribute("data-outcome", result["outcome"])
+    expect(box).to_have_attribute("data-mine", str(result["mine"]))
+    expect(box).to_have_attribute("data-theirs", str(result["theirs"]))
+    page.screenshot(path=artifacts / f"rival-game-over-{seat}-{language}-390x844.png")
+
+    # The review: every decision followed the advice, so every one is best, as the CLI grades it.
+    # (Half a second after the last score: a second tap on the verdict's button sooner is taken
+    # for a double tap, and dropped.)
+    page.wait_for_timeout(600)
+    page.locator("#verdict-apply").click()
+    expect(page.get_by_test_id("review")).to_have_attribute("data-query", record)
+    decisions = page.get_by_test_id("decision")
+    expect(decisions).to_have_count(len(expected["decisions"]))
+    shown = decisions.evaluate_all("items => items.map(e => [e.dataset.best, e.dataset.loss, e.dataset.measure])")
+    assert all(d["grade"] == {"measure": "win", "loss": 0.0, "best": True} for d in expected["decisions"])
+    assert shown == [["true", "0", "win"]] * len(expected["decisions"])
+    expect(page.get_by_test_id("review-summary").locator(".final")).to_have_attribute("data-outcome", result["outcome"])
+    page.get_by_test_id("review-summary").screenshot(path=artifacts / f"rival-review-{seat}-{language}.png")

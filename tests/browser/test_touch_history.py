@@ -1,0 +1,135 @@
+"""Taps act only on what was under the finger, a double tap does one thing, acting on an option
+never scrolls the page away, Back and Forward never fork a kept game nor change its date, and a
+control that cannot act says why beside it."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .page_helpers import open_page, opponent_cell, url_query, wait_for_advice
+
+pytestmark = pytest.mark.browser
+
+GAME = "h=14466-4466-24466g.12356"
+"""A game at turn 2, roll 1 (Choice 22 scored)."""
+
+
+def kept_games(page: Page) -> list[dict]:
+    return page.evaluate(
+        """() => Object.keys(localStorage).filter(k => k.startsWith('yacht.game.'))
+            .map(k => JSON.parse(localStorage.getItem(k)))"""
+    )
+
+
+def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
+    opponent_cell(page, 6).click()  # their Choice
+    value = page.locator("#picker-values button[data-value='22']")
+    box = value.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.mouse.click(x, y)  # the second tap of a double tap, where the keypad may now be
+    expect(opponent_cell(page, 6)).to_have_attribute("data-value", "22")
+    expect(page.get_by_test_id("die")).to_have_count(0)  # no stray die entered
+    assert url_query(page).startswith("s=,,,,,,,,,,,&r=0&o=,,,,,,22,,,,,")  # nothing else either
+
+
+def test_a_double_tap_on_keep_keeps_once(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, "s=,,,,,,,,,,,&d=56366&r=1")
+    wait_for_advice(page, "s=,,,,,,,,,,,&d=56366&r=1")
+    page.locator("#verdict-apply").dblclick()
+    expect(page).to_have_url(re.compile(r"\?h=56366$"))
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    expect(page).to_have_url(re.compile(r"\?h=56366-666-66612$"))  # one keep, then its dice
+
+
+def test_acting_on_an_option_keeps_the_page_where_it_is(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, GAME)
+    wait_for_advice(page, GAME)
+    option = page.get_by_test_id("option").nth(2)
+    option.scroll_into_view_if_needed()
+    before = page.evaluate("scrollY")
+    assert before > 0
+    option.locator("button.apply").click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("scrollY") == before
+
+
+def test_back_and_forward_never_fork_a_kept_game_and_opening_it_keeps_its_date(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, GAME)
+    wait_for_advice(page, GAME)
+    page.locator("#new-game").click()
+    page.locator("[data-start=alone]").click()  # the game is kept; a new one starts
+    wait_for_advice(page, "s=,,,,,,,,,,,&r=0")
+    [kept] = [g for g in kept_games(page) if g["query"] == GAME]
+    page.evaluate(
+        "id => { const k = 'yacht.game.' + id; const r = JSON.parse(localStorage.getItem(k));"
+        " r.updated = 1e12; localStorage.setItem(k, JSON.stringify(r)); }",
+        kept["id"],
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    page.locator("[data-testid=kept-game] .game-open").first.click()  # open it again
+    wait_for_advice(page, GAME)
+    [again] = [g for g in kept_games(page) if g["id"] == kept["id"]]
+    assert again["updated"] == 1e12  # opened, not changed: its date stays
+    expect(page.locator("#advice-heading")).to_be_focused()  # the focus follows to the game
+
+    # Play on (a decision and its dice), then Back to where it was opened: still one record, whole.
+    page.locator("#verdict-apply").click()
+    page.locator("#roll-for-me").click()
+    page.wait_for_function("() => document.querySelector('#options').dataset.query === location.search.slice(1)")
+    longer = url_query(page)
+    assert longer.startswith(GAME) and longer != GAME
+    for _ in range(4):
+        if url_query(page) == GAME:
+            break
+        page.go_back()
+    wait_for_advice(page, GAME)
+    page.wait_for_timeout(300)
+    records = [g for g in kept_games(page) if g["query"].startswith("h=14466")]
+    assert [g["query"] for g in records] == [longer], json.dumps(records)
+
+
+def test_a_score_to_reach_out_of_range_stays_and_says_the_range(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, "s=,,,,,,,,,,,&d=56366&r=1&t=200")
+    box = page.locator("#target")
+    box.fill("1234")
+    box.press("Enter")
+    expect(box).to_have_value("1234")
+    expect(page.locator("#target-error")).to_have_text("1234 is not a score to reach: a whole number from 0 to 999.")
+    expect(box).to_have_attribute("aria-invalid", "true")
+    assert url_query(page).endswith("t=200")
+    box.fill("150")
+    box.press("Enter")
+    expect(page.locator("#target-error")).to_be_hidden()
+    expect(page).to_have_url(re.compile(r"t=150$"))
+
+
+def test_the_rules_say_beside_them_why_they_cannot_change_in_a_game(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, GAME)
+    wait_for_advice(page, GAME)
+    expect(page.locator("input[name=variant][value=strict]")).to_be_disabled()
+    expect(page.locator("#variant-hint")).to_have_text("The rules follow the game: start a new game to change them.")
+    # Skips for keyboards: from the dice to the verdict's action, from there to the sheet.
+    page.locator("[data-skip=verdict]").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict-apply")).to_be_focused()
+    page.locator("[data-skip=sheet]").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#card-rows button:not(:disabled)").first).to_be_focused()
