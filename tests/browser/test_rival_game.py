@@ -26,7 +26,7 @@ SHOWN = "() => document.querySelector('#options').dataset.query === location.sea
 
 def tap_dice(page: Page, rng: np.random.Generator, n: int) -> None:
     for face in rng.integers(1, 7, n):
-        page.locator(f"#keypad [data-face='{face}']").click()
+        page.locator(f"#keypad button[data-face='{face}']").click()
 
 
 def rival_turn(page: Page, rng: np.random.Generator) -> None:

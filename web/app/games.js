@@ -41,14 +41,17 @@ export function startGames(given) {
 
 /** Which kept record the game shown after Back or Forward continues: the one kept with exactly
  * its query; else the record kept under the current id when it is the same game (one query
- * extends the other); else a new one, so that going back to another game and changing it never
- * writes over the game left. */
+ * extends the other); else the newest kept record of the same game; else a new one, so that
+ * going back to another game and changing it never writes over the game left. */
 export function adoptGameId(query) {
   const { games } = kept();
   const same = games.find((g) => g.query === query);
   if (same) return (store.gameId = same.id);
   const mine = games.find((g) => g.id === store.gameId);
-  if (mine && !sameGame(mine.query, query)) store.gameId = newGameId();
+  if (mine && sameGame(mine.query, query)) return store.gameId;
+  // Another step of a game kept (Back past another page to an earlier step of it): that game.
+  const step = games.find((g) => sameGame(g.query, query));
+  store.gameId = step ? step.id : mine ? newGameId() : store.gameId;
   return store.gameId;
 }
 

@@ -72,6 +72,7 @@ export function renderAdvice() {
   else summary.textContent = t("bestPlay", expected, result.score);
   const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
   const aimed = aimedOptions(result);
+  list.style.minHeight = "";
   list.replaceChildren(
     ...rankOptions(aimed.options, aimed.value).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
   );
@@ -106,6 +107,9 @@ export function renderEntryPrompt(result) {
   // Between two turns against a rival: the chance of winning stays in view.
   if (result && !store.game.keep && result.advice.roll === 0) text = withChance(result.advice, text);
   summary.textContent = text;
+  // The list keeps its height while the dice are entered: the page does not shrink under the
+  // finger that acted on an option far down it (the next answer draws the list again).
+  if (list.childElementCount) list.style.minHeight = `${list.offsetHeight}px`;
   list.replaceChildren();
   if (result) list.setAttribute("data-query", result.query);
   else list.removeAttribute("data-query");
