@@ -9,14 +9,18 @@ import multiprocessing
 import threading
 from collections.abc import Callable
 from contextlib import nullcontext
+from typing import Final
 
 import numpy as np
 from yacht.categories import N_CATEGORIES
-from yacht.reach import empty_reach, solve_law_mask, solve_mask
+from yacht.reach import LAW_PAD, canonical_states, empty_law, empty_reach, solve_law_states, solve_mask
 from yacht.rules import Variant, score_table
 from yacht.solver import CHUNK, empty_table, solve_chunk
 from yacht.spread import empty_moments, moments_chunk, standard_deviation
 from yacht.states import POPCOUNT, states_with_filled
+
+LAW_BATCH: Final = 128
+"""Canonical states per task of the law's solve."""
 
 # The solve under way in this process (inherited by forked workers): the chunk function.
 _SOLVE: dict = {}
@@ -105,14 +109,25 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.reach.solve_law_mask``), in ``solve_reach``'s layout and way."""
-    law = _shared(empty_reach(variant), workers > 1 and can_fork())
+    (``yacht.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
+    states in batches of ``LAW_BATCH`` spread over ``workers`` forked processes."""
+    law = _shared(empty_law(variant), workers > 1 and can_fork())
+    levels = {}
+    for n_filled in range(N_CATEGORIES):
+        masks = np.flatnonzero(POPCOUNT == n_filled)
+        nus = [canonical_states(int(m)) for m in masks]
+        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate(nus))
 
-    def masks(n_filled: int) -> list[tuple[int, int]]:
-        return [(n_filled, int(m)) for m in np.flatnonzero(POPCOUNT == n_filled)]
+    def batches(n_filled: int) -> list[tuple[int, int]]:
+        return [(n_filled, start) for start in range(0, len(levels[n_filled][0]), LAW_BATCH)]
 
-    run_levels(lambda _, mask: solve_law_mask(law, tilde, variant, mask), workers, tasks_of=masks)
-    return np.array(law)
+    def batch(n_filled: int, start: int) -> None:
+        masks, nus = levels[n_filled]
+        part = slice(start, start + LAW_BATCH)
+        solve_law_states(law, tilde, variant, masks[part], nus[part])
+
+    run_levels(batch, workers, tasks_of=batches)
+    return np.array(law[:, :, LAW_PAD:])
 
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
