@@ -37,6 +37,7 @@ lint: $(VENV)/.installed node_modules/.installed
 
 bench: site chromium
 	$(PY) bench/bench_core.py
+	$(PY) bench/bench_tables.py
 	$(PY) bench/bench_goal.py
 	$(PY) bench/bench_goal_page.py
 	$(PY) -m yacht duel --games $(DUEL_GAMES)

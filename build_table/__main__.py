@@ -1,4 +1,4 @@
-"""python -m build_table [--variant official|strict] [--only table|spread|reach|law ...] [--out DIR]
+"""python -m build_table [--variant official|strict] [--only table|spread|reach|law ...] [--out DIR] [--force]
 
 Solves the game exactly (float64) for each variant and writes
 ``DIR/yacht-<variant>.table`` (format: ``yacht.table``), then the standard
@@ -6,12 +6,21 @@ deviation of the future points under that play, ``DIR/yacht-<variant>.spread.tab
 (same format, ``quantity`` "sd"; see ``yacht.spread``), then the chances of
 reaching each score, ``DIR/yacht-<variant>.reach/``, and the law of the future
 points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format:
-``yacht.reach_table``). ``--only`` writes only the kinds named (the others take
-minutes; the Ẽ table is solved whatever is asked, since the others build on it).
-The output is byte-identical from run to run.
+``yacht.reach_table``). ``--only`` writes only the kinds named (the Ẽ table is
+solved whatever is asked, since the others build on it). The output is
+byte-identical from run to run.
+
+Each kind of each variant has a stamp beside it, ``<its file or folder>.stamp``: the
+SHA-256 of the sources it is built from (``sources``). A kind whose output and stamp
+are there and whose sources are unchanged is not built again (its output is touched,
+for make); ``--force`` builds it anyway. Each kind prints the seconds it took to solve
+and to write.
 """
 
 import argparse
+import ast
+import hashlib
+import json
 import sys
 import time
 from pathlib import Path
@@ -22,11 +31,19 @@ from yacht.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
 from yacht.rules import VARIANTS
 from yacht.table import decode, encode, encode_spread, file_name, spread_file_name
 
-from build_table.solve import solve, solve_law, solve_reach, solve_spread
+from build_table.solve import fork_map, keep_freed_memory, solve, solve_law, solve_reach, solve_spread
 
 KINDS = ("table", "spread", *QUANTITIES)
 """What ``--only`` can name: the Ẽ table, the spread table, the reach and law chunks."""
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "public" / "tables"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "public" / "tables"
+ENTRY_MODULES = {
+    "table": ("solver", "table"),
+    "spread": ("solver", "table", "spread"),
+    "reach": ("reach", "reach_table"),
+    "law": ("solver", "table", "reach", "reach_table"),
+}
+"""The ``yacht`` modules each kind is computed and written with (their imports are followed)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,59 +53,144 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=KINDS, action="append", help="write only these kinds of table (default: every kind)"
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
+    parser.add_argument("--force", action="store_true", help="build even the kinds whose stamp is up to date")
     args = parser.parse_args(argv)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         parser.error(f"--out: cannot create {args.out}: {e.strerror}")
-    kinds = args.only or KINDS
+    keep_freed_memory()
     for name in args.variant or sorted(VARIANTS):
-        start = time.perf_counter()
-        tilde = solve(VARIANTS[name])
-        solved = time.perf_counter() - start
-        data = encode(name, tilde)
-        if "table" in kinds:
-            path = args.out / file_name(name)
-            path.write_bytes(data)
-            print(
-                f"{name}: solved in {solved:.2f} s, E(empty sheet) = {tilde[0, 0]:.9f}, "
-                f"wrote {path} ({len(data):,} bytes)"
-            )
-        if "spread" in kinds:
-            write_spread(args.out, name, tilde)
-        for quantity in (q for q in QUANTITIES if q in kinds):
-            write_chunks(args.out, name, quantity, data)
+        build_variant(args.out, name, [k for k in KINDS if k in (args.only or KINDS)], args.force)
     return 0
 
 
-def write_spread(out: Path, name: str, tilde: np.ndarray) -> None:
-    """Solve and write the spread table of variant ``name`` (Ẽ: ``tilde``, (4096, 64))."""
+def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
+    """Build the ``kinds`` of variant ``name`` into ``out`` that are not up to date (all with ``force``)."""
     start = time.perf_counter()
-    sd = solve_spread(VARIANTS[name], tilde)
-    spread = encode_spread(name, sd)
-    path = out / spread_file_name(name)
-    path.write_bytes(spread)
-    print(
-        f"{name}: spread solved in {time.perf_counter() - start:.2f} s, sd(empty sheet) = {sd[0, 0]:.6f}, "
-        f"wrote {path} ({len(spread):,} bytes)"
-    )
+    stale = []
+    for kind in kinds:
+        if not force and up_to_date(out, name, kind):
+            for path in made_targets(out, name, kind):
+                path.touch()
+            print(f"{name}: {kind} is up to date (its stamp matches its sources), not built")
+        else:
+            stale.append(kind)
+    if not stale:
+        return
+    solved, tilde = timed(solve, VARIANTS[name])
+    data = encode(name, tilde)
+    for kind in stale:
+        stamp = stamp_path(out, name, kind)
+        stamp.unlink(missing_ok=True)  # no stamp for a half-written output
+        if kind == "table":
+            written, path = timed(write_bytes, out / file_name(name), data)
+            figure = f"E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
+        elif kind == "spread":
+            solved, sd = timed(solve_spread, VARIANTS[name], tilde)
+            spread = encode_spread(name, sd)
+            written, path = timed(write_bytes, out / spread_file_name(name), spread)
+            figure = f"sd(empty sheet) = {sd[0, 0]:.6f}, wrote {path} ({len(spread):,} bytes)"
+        else:
+            variant = VARIANTS[name]
+            if kind == "reach":
+                solved, values = timed(solve_reach, variant)
+            else:  # the advisor's play as shipped: on the table file as the advisor reads it back
+                solved, values = timed(solve_law, variant, decode(data).tilde)
+            written, sizes = timed(write_chunks, out / folder_name(name, kind), name, kind, values)
+            figure = (
+                f"P(150 or more from the empty sheet) = {values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks to "
+                f"{out / folder_name(name, kind)} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
+            )
+        stamp.write_text(stamp_text(name, kind))
+        print(f"{name}: {kind} solved in {solved:.2f} s, written in {written:.2f} s, {figure}", flush=True)
+    print(f"{name}: {', '.join(stale)} built in {time.perf_counter() - start:.2f} s", flush=True)
 
 
-def write_chunks(out: Path, name: str, quantity: str, table: bytes) -> None:
-    """Solve and write the chunks of ``quantity`` ("reach" or "law") of variant ``name``; the law is
-    the advisor's play as shipped: on the table file ``table`` as the advisor reads it back."""
-    variant = VARIANTS[name]
+def timed(function, *args):
+    """(seconds, ``function(*args)``)."""
     start = time.perf_counter()
-    values = solve_reach(variant) if quantity == "reach" else solve_law(variant, decode(table).tilde)
-    solved = time.perf_counter() - start
-    folder = out / folder_name(name, quantity)
+    result = function(*args)
+    return time.perf_counter() - start, result
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+_VALUES: dict = {}  # the chunks' values, for the forked writers
+
+
+def _write_masks(folder: Path, name: str, quantity: str, first: int, stop: int) -> list[int]:
+    """Write the chunks of masks ``first`` … ``stop`` − 1; their sizes."""
+    values = _VALUES["values"]
+    return [
+        (folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity)) for m in range(first, stop)
+    ]
+
+
+def write_chunks(folder: Path, name: str, quantity: str, values: np.ndarray) -> list[int]:
+    """Write the 4,095 chunks of ``quantity`` of variant ``name`` from ``values`` (4096, 64, width),
+    encoded by two forked workers; the size of each chunk, by mask."""
     folder.mkdir(exist_ok=True)
-    sizes = [(folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity)) for m in range(FULL_MASK)]
-    print(
-        f"{name}: {quantity} solved in {solved:.2f} s, P(150 or more from the empty sheet) = "
-        f"{values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks to {folder} ({sum(sizes):,} bytes, "
-        f"the largest {max(sizes):,})"
-    )
+    _VALUES["values"] = values
+    try:
+        parts = [(folder, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]
+        return [size for sizes in fork_map(_write_masks, parts) for size in sizes]
+    finally:
+        _VALUES.clear()
+
+
+def stamp_path(out: Path, name: str, kind: str) -> Path:
+    return out / f"{output_name(name, kind)}.stamp"
+
+
+def output_name(name: str, kind: str) -> str:
+    """The file (table, spread) or folder (reach, law) of ``kind`` of variant ``name``."""
+    return {"table": file_name, "spread": spread_file_name}.get(kind, lambda n: folder_name(n, kind))(name)
+
+
+def made_targets(out: Path, name: str, kind: str) -> list[Path]:
+    """The files of an up-to-date kind that make compares with its sources."""
+    path = out / output_name(name, kind)
+    return [path / chunk_name(FULL_MASK - 1)] if kind in QUANTITIES else [path]
+
+
+def up_to_date(out: Path, name: str, kind: str) -> bool:
+    """The output of ``kind`` is complete and its stamp names the sources as they are now."""
+    stamp, path = stamp_path(out, name, kind), out / output_name(name, kind)
+    if not stamp.is_file() or stamp.read_text() != stamp_text(name, kind):
+        return False
+    if kind in QUANTITIES:
+        return all((path / chunk_name(m)).is_file() for m in range(FULL_MASK))
+    return path.is_file()
+
+
+def stamp_text(name: str, kind: str) -> str:
+    """The stamp of ``kind`` of variant ``name``: what it is and the SHA-256 of its sources."""
+    digest = hashlib.sha256(f"numpy {np.__version__}\n".encode())
+    for path in sources(kind):
+        digest.update(f"{path.relative_to(ROOT).as_posix()} {len(path.read_bytes())}\n".encode())
+        digest.update(path.read_bytes())
+    return json.dumps({"kind": kind, "sources": digest.hexdigest(), "variant": name}, sort_keys=True) + "\n"
+
+
+def sources(kind: str) -> list[Path]:
+    """The files ``kind`` is built from: every ``build_table`` module, the ``yacht`` modules of
+    ``ENTRY_MODULES[kind]`` and all they import (``from .x import``), sorted."""
+    package = ROOT / "py" / "yacht"
+    found, todo = set(), list(ENTRY_MODULES[kind])
+    while todo:
+        module = todo.pop()
+        if module in found:
+            continue
+        found.add(module)
+        for node in ast.walk(ast.parse((package / f"{module}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                todo.extend([node.module] if node.module else [a.name for a in node.names])
+    modules = [package / "__init__.py", *(package / f"{m}.py" for m in found)]
+    return sorted(modules + list((ROOT / "build_table").glob("*.py")))
 
 
 if __name__ == "__main__":

@@ -4,22 +4,46 @@ table. The mathematics of one chunk is ``yacht.solver.solve_chunk``; this
 module only orchestrates (processes, memory, progress).
 """
 
+import ctypes
 import mmap
 import multiprocessing
+import sys
 import threading
 from collections.abc import Callable
 from contextlib import nullcontext
+from typing import Final
 
 import numpy as np
 from yacht.categories import N_CATEGORIES
-from yacht.reach import empty_reach, solve_law_mask, solve_mask
+from yacht.reach import LAW_PAD, canonical_states, empty_law, empty_reach, mask_columns, solve_law_states, solve_mask
 from yacht.rules import Variant, score_table
 from yacht.solver import CHUNK, empty_table, solve_chunk
 from yacht.spread import empty_moments, moments_chunk, standard_deviation
 from yacht.states import POPCOUNT, states_with_filled
 
+LAW_BATCH: Final = 128
+"""Canonical states per task of the law's solve."""
+
 # The solve under way in this process (inherited by forked workers): the chunk function.
 _SOLVE: dict = {}
+
+
+def keep_freed_memory() -> bool:
+    """Make glibc's malloc keep the memory NumPy frees for the next arrays (True if it could).
+
+    The solves make arrays of 0.1–20 MB by the thousand; by default glibc maps each from the OS
+    afresh, or gives the freed top of the heap back, and every page of the next one is then
+    a page fault: a third of the time of the R solve went to the kernel. Linux (glibc) only;
+    elsewhere nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3  # malloc.h
+    return bool(mallopt(m_mmap_threshold, 256 << 20)) and bool(mallopt(m_trim_threshold, 1 << 30))
 
 
 def _solve_task(task: tuple[int, int]) -> None:
@@ -48,7 +72,8 @@ def run_levels(
 ) -> None:
     """Call ``chunk(*task)`` for every task of every level (``tasks_of(n_filled)``, by
     default ``(n_filled, start)`` per chunk of states), 11 filled down to 0, a level's
-    tasks spread over ``workers`` forked processes (or in this process)."""
+    tasks spread over ``workers`` forked processes (or in this process), handed out one at
+    a time in their order (so the largest first balances the workers)."""
     parallel = workers > 1 and can_fork()
     _SOLVE["chunk"] = chunk
     try:
@@ -60,9 +85,27 @@ def run_levels(
                     for task in tasks:
                         _solve_task(task)
                 else:
-                    pool.map(_solve_task, tasks, chunksize=max(1, len(tasks) // (4 * workers)))
+                    pool.map(_solve_task, tasks, chunksize=1)
                 if progress:
                     progress(n_filled, n_states)
+    finally:
+        _SOLVE.clear()
+
+
+def _map_task(task: tuple) -> object:
+    """Worker: one call of ``fork_map``'s function."""
+    return _SOLVE["function"](*task)
+
+
+def fork_map(function: Callable[..., object], tasks: list[tuple], workers: int = 2) -> list:
+    """``[function(*task) for task in tasks]``, the tasks spread over ``workers`` forked processes
+    (which see this process's memory as it is at the call), or in this process."""
+    if not (workers > 1 and can_fork()):
+        return [function(*task) for task in tasks]
+    _SOLVE["function"] = function
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_map_task, tasks, chunksize=1)
     finally:
         _SOLVE.clear()
 
@@ -97,7 +140,8 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
     reach = _shared(empty_reach(variant), workers > 1 and can_fork())
 
     def masks(n_filled: int) -> list[tuple[int, int]]:
-        return [(n_filled, int(m)) for m in np.flatnonzero(POPCOUNT == n_filled)]
+        level = np.flatnonzero(POPCOUNT == n_filled).tolist()
+        return [(n_filled, m) for m in sorted(level, key=lambda m: -len(mask_columns(variant, m)[0]))]
 
     run_levels(lambda _, mask: solve_mask(reach, variant, mask), workers, tasks_of=masks)
     return np.array(reach)
@@ -105,14 +149,25 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.reach.solve_law_mask``), in ``solve_reach``'s layout and way."""
-    law = _shared(empty_reach(variant), workers > 1 and can_fork())
+    (``yacht.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
+    states in batches of ``LAW_BATCH`` spread over ``workers`` forked processes."""
+    law = _shared(empty_law(variant), workers > 1 and can_fork())
+    levels = {}
+    for n_filled in range(N_CATEGORIES):
+        masks = np.flatnonzero(POPCOUNT == n_filled)
+        nus = [canonical_states(int(m)) for m in masks]
+        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate(nus))
 
-    def masks(n_filled: int) -> list[tuple[int, int]]:
-        return [(n_filled, int(m)) for m in np.flatnonzero(POPCOUNT == n_filled)]
+    def batches(n_filled: int) -> list[tuple[int, int]]:
+        return [(n_filled, start) for start in range(0, len(levels[n_filled][0]), LAW_BATCH)]
 
-    run_levels(lambda _, mask: solve_law_mask(law, tilde, variant, mask), workers, tasks_of=masks)
-    return np.array(law)
+    def batch(n_filled: int, start: int) -> None:
+        masks, nus = levels[n_filled]
+        part = slice(start, start + LAW_BATCH)
+        solve_law_states(law, tilde, variant, masks[part], nus[part])
+
+    run_levels(batch, workers, tasks_of=batches)
+    return np.array(law[:, :, LAW_PAD:])
 
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:

@@ -13,7 +13,7 @@ from yacht.goal import goal_advice
 from yacht.loader import DEFAULT_TABLES, ReachMissing, Tables
 from yacht.outcome import max_future, solve_outcome
 from yacht.position import Position, parse_query
-from yacht.reach import canonical_states, empty_reach, lookup, solve_mask
+from yacht.reach import LAW_PAD, canonical_states, empty_law, empty_reach, lookup, solve_law_states, solve_mask
 from yacht.reach_table import (
     MAGIC,
     SCALE,
@@ -256,3 +256,24 @@ def test_the_shipped_law_chunks_equal_the_exact_law_of_the_advisors_play(variant
         chunk = tables.chunks_of(variant.name, {"law": [mask]})["law"][mask]
         stored = chunk.at(np.array(nu), np.arange(len(law) + 1))
         assert np.abs(stored[:-1] - at_least).max() <= HALF_STEP + 1e-12 and stored[-1] == 0.0, sheet
+
+
+@pytest.mark.parametrize("variant", [OFFICIAL, STRICT], ids=lambda v: v.name)
+def test_the_law_solve_equals_the_exact_law_of_the_advisors_play_within_1e_12(variant, solved):
+    """``solve_law_states`` (a turn as a mix of its successors' laws), level by level over every
+    mask after one with five free categories, against ``outcome.solve_outcome``'s turn-by-turn
+    distribution of the future points under the same play, at every state (float64)."""
+    tilde = solved[variant.name]
+    mask = 0b101101100110
+    law = empty_law(variant)
+    supersets = [m for m in range(FULL_MASK) if m & mask == mask]
+    for m in sorted(supersets, key=lambda m: -bin(m).count("1")):
+        states = canonical_states(m)
+        solve_law_states(law, tilde, variant, np.full(len(states), m), states)
+    for m in supersets:
+        for nu in canonical_states(m).tolist():
+            outcome = solve_outcome(tilde, variant, m, nu, 0)
+            at_least = np.cumsum(outcome.final(outcome.root.start[0]).points[::-1])[::-1]
+            stored = law[m, nu, LAW_PAD : LAW_PAD + len(at_least) + 1]
+            assert np.abs(stored[:-1] - at_least).max() <= 1e-12 and stored[-1] == 0.0, (m, nu)
+            assert (law[m, nu, : LAW_PAD + 1] == 1.0).all()

@@ -51,8 +51,38 @@ def test_build_table_cli_writes_byte_identical_files_to_an_in_process_solve(tmp_
     assert run.returncode == 0, run.stderr
     for variant, data in encoded.items():
         assert (tmp_path / file_name(variant)).read_bytes() == data
-        assert f"{variant}: solved in" in run.stdout
-    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(file_name(v) for v in encoded), "only the tables"
+        assert f"{variant}: table solved in" in run.stdout
+    expected = sorted(name for v in encoded for name in (file_name(v), f"{file_name(v)}.stamp"))
+    assert sorted(path.name for path in tmp_path.iterdir()) == expected, "only the tables and their stamps"
+
+
+def test_build_table_skips_a_kind_whose_stamp_matches_its_sources_unless_forced(tmp_path):
+    """A second build of the same sources writes nothing (the table is only touched); --force and
+    a stamp of other sources build it again, the same bytes."""
+
+    def build(*flags: str) -> str:
+        argv = [sys.executable, "-m", "build_table", "--variant", "strict", "--only", "table", "--out", str(tmp_path)]
+        run = subprocess.run([*argv, *flags], cwd=ROOT, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    table, stamp = tmp_path / file_name("strict"), tmp_path / f"{file_name('strict')}.stamp"
+    assert "strict: table solved in" in build()
+    data = table.read_bytes()
+    assert json.loads(stamp.read_text())["kind"] == "table"
+    assert "strict: table is up to date" in build() and table.read_bytes() == data
+    assert "strict: table solved in" in build("--force") and table.read_bytes() == data
+    stamp.write_text(stamp.read_text().replace('"sources": "', '"sources": "0'))
+    assert "strict: table solved in" in build() and table.read_bytes() == data
+
+
+def test_a_kinds_sources_are_the_modules_it_imports_and_the_builder():
+    from build_table.__main__ import sources
+
+    names = {path.relative_to(ROOT).as_posix() for path in sources("reach")}
+    assert {"py/yacht/reach.py", "py/yacht/outcome.py", "py/yacht/dice.py", "build_table/solve.py"} <= names
+    assert "py/yacht/goal.py" not in names and "py/yacht/spread.py" not in names
+    assert "reach.py" not in {path.name for path in sources("table")}
 
 
 def test_shipped_tables_are_what_the_solver_writes_now(encoded):

@@ -3,7 +3,7 @@
 Two quantities (``QUANTITIES``), each a folder beside the tables (``folder_name``):
 ``yacht-<variant>.reach/`` holds R(mask, ν, k) (``reach``: the largest chance
 that the points still to come reach k, each k played for itself) and
-``yacht-<variant>.law/`` holds S(mask, ν, k) (``reach.solve_law_mask``: the
+``yacht-<variant>.law/`` holds S(mask, ν, k) (``reach.solve_law_states``: the
 chance that they reach k under the advisor's play, the law of the future
 points). One file per mask that is not the full sheet, ``<mask as three
 lowercase hex digits>.chunk`` (``chunk_name``): 4,095 files per folder. A

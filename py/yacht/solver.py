@@ -103,22 +103,30 @@ def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _HALVES, _ROLL_LOW, _ROLL_HIGH = _half_counts()
 
 
-def best_upper(after: list[np.ndarray], out: np.ndarray, scratch: np.ndarray) -> None:
+def best_upper(after: list[np.ndarray | None], out: np.ndarray, scratch: np.ndarray) -> None:
     """max over the six upper categories of Ẽ'3 into ``out`` (252, B).
 
     For face f the value depends on the roll only through the count of f, so
     the max is taken over faces 1–3 and 4–6 separately on the 56 possible
-    count triples, then combined per roll.
+    count triples, then combined per roll. ``after[c]``: (6, B), or None for a
+    category filled in every state of the batch (skipped; ``out`` is -inf
+    where none is free).
     """
     parts = []
-    for first in (0, 3):
-        part = after[first][_HALVES[:, 0]]
-        for k in (1, 2):
-            np.maximum(part, after[first + k][_HALVES[:, k]], out=part)
-        parts.append(part)
-    np.take(parts[0], _ROLL_LOW, axis=0, out=out, mode="clip")
-    np.take(parts[1], _ROLL_HIGH, axis=0, out=scratch, mode="clip")
-    np.maximum(out, scratch, out=out)
+    for first, of_roll in ((0, _ROLL_LOW), (3, _ROLL_HIGH)):
+        faces = [k for k in range(3) if after[first + k] is not None]
+        if faces:
+            part = after[first + faces[0]][_HALVES[:, faces[0]]]
+            for k in faces[1:]:
+                np.maximum(part, after[first + k][_HALVES[:, k]], out=part)
+            parts.append((part, of_roll))
+    if not parts:
+        out.fill(-np.inf)
+        return
+    np.take(parts[0][0], parts[0][1], axis=0, out=out, mode="clip")
+    if len(parts) == 2:
+        np.take(parts[1][0], parts[1][1], axis=0, out=scratch, mode="clip")
+        np.maximum(out, scratch, out=out)
 
 
 def turn_end_values(
