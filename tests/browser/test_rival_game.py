@@ -41,12 +41,16 @@ def rival_turn(page: Page, rng: np.random.Generator) -> None:
     expect(opponent_cell(page, c)).not_to_have_attribute("data-value", "")
 
 
-def my_turn(page: Page, rng: np.random.Generator) -> None:
-    """Tap the dice of each roll and follow the verdict until a category is scored."""
+def my_turn(page: Page, rng: np.random.Generator, shot=None) -> None:
+    """Tap the dice of each roll and follow the verdict until a category is scored; ``shot``: a
+    path for a screenshot of the first roll's advice."""
     missing = 5
     while True:
         tap_dice(page, rng, missing)
         page.wait_for_function(SHOWN)
+        if shot is not None:
+            page.screenshot(path=shot)
+            shot = None
         verdict = page.get_by_test_id("verdict")
         category = verdict.get_attribute("data-category")
         keep = verdict.get_attribute("data-keep")
@@ -69,7 +73,8 @@ def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
     if seat == "second":
         rival_turn(page, rng)  # they start
     for turn in range(12):
-        my_turn(page, rng)
+        # The README's picture (docs/screenshot-rival.png is a copy): mid-game, both columns.
+        my_turn(page, rng, artifacts / f"rival-game-turn-7-{seat}-{language}-390x844.png" if turn == 6 else None)
         if page.locator("[data-testid=opponent-cell][data-value='']").count():
             rival_turn(page, rng)
         if turn < 11:
