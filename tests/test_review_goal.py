@@ -4,7 +4,7 @@ opponent has a result (who won, both totals)."""
 import pytest
 from conftest import review_lines
 from yacht.advisor import sheet_state
-from yacht.api import advise_query, review_query
+from yacht.api import advise_query, game_query, review_query
 from yacht.cli import render_result
 from yacht.loader import DEFAULT_TABLES, Tables
 from yacht.position import format_query, parse_query
@@ -103,3 +103,14 @@ def test_a_finished_game_has_its_result_with_the_bonus_counted(mine, theirs, wor
 def test_no_result_while_a_sheet_has_a_turn_to_play():
     assert result_of(parse_query("s=1,2,3,4,5,6,20,0,0,15,30,0&o=2,4,6,8,10,12,22,10,20,15,30,")) is None
     assert result_of(parse_query("s=1,2,3,4,5,6,20,0,0,15,30,0")) is None
+
+
+def test_before_the_rivals_last_turn_the_game_answer_carries_the_chance_of_winning(tables):
+    """My sheet full (136), theirs 86 with only Yacht left: they draw with a Yacht (50), which
+    optimal play for it makes in 4.60 % of turns (as the README's distribution shows), else I win."""
+    answer = game_query("s=1,2,3,4,5,6,20,0,0,15,30,&o=1,2,3,4,5,6,20,0,0,15,30,&h=11111l&oh=", tables)
+    chance = answer["chance"]
+    assert chance["draw"] == pytest.approx(0.0460, abs=5e-5)
+    assert chance["win"] == pytest.approx(1 - chance["draw"], abs=1e-12)
+    assert chance["chance"] == pytest.approx(chance["win"] + chance["draw"] / 2)
+    assert "chance" not in game_query("s=1,2,3,4,5,6,20,0,0,15,30,&o=1,2,3,4,5,6,20,0,0,15,30,&h=11111", tables)

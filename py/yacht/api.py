@@ -169,15 +169,21 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     from .game import format_game, replay
 
     game = _game(query, tables)
-    _, position = replay(game)
-    position = _at_my_turn(position)
-    return {
+    _, end = replay(game)
+    position = _at_my_turn(end)
+    answer = {
         "query": format_game(game),
         "variant": game.variant.name,
         "position": format_query(position),
         "advice": _advice(position, tables),
         "turns": len(game.turns),
     }
+    if end.is_over and end.opponent is not None and None in end.opponent:
+        # My sheet is full, the rival's last turn is to come: the chance of winning as it goes.
+        from .goal import last_turns_chance
+
+        answer["chance"] = last_turns_chance(end, _tilde(tables, game.variant.name))
+    return answer
 
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:

@@ -146,6 +146,23 @@ Reach = Callable[[dict[str, list[int]]], dict[str, dict[int, Chunk]]]
 (``loader.Tables.chunks_of`` of one variant)."""
 
 
+def last_turns_chance(position: Position, tilde: np.ndarray) -> dict | None:
+    """With my sheet full and the opponent's not (their last turn to come, or turns): the chance
+    of winning as those turns go, under their best-expected play from their sheet (exact: their
+    law is solved, at most ``OPPONENT_EXACT_FREE`` free categories; ``None`` beyond, or when the
+    game is not at that point). ``{"win", "draw", "chance"}``, chance = win + draw/2."""
+    theirs = position.opponent
+    if theirs is None or not position.is_over or None not in theirs or _free(theirs) > OPPONENT_EXACT_FREE:
+        return None
+    mine = sheet_state(position.sheet)[2]
+    mask, nu, sigma = sheet_state(theirs)
+    law, _ = opponent_law(tilde, None, position.variant, mask, nu, sigma)
+    finals = law.score + np.arange(len(law.points))
+    win = float(law.points[finals < mine].sum())
+    draw = float(law.points[finals == mine].sum())
+    return {"win": win, "draw": draw, "chance": win + draw / 2}
+
+
 def opponent_law(
     tilde: np.ndarray,
     spread: Callable[[], np.ndarray] | None,

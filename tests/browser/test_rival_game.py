@@ -76,6 +76,8 @@ def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
         # The README's picture (docs/screenshot-rival.png is a copy): mid-game, both columns.
         my_turn(page, rng, artifacts / f"rival-game-turn-7-{seat}-{language}-390x844.png" if turn == 6 else None)
         if page.locator("[data-testid=opponent-cell][data-value='']").count():
+            if turn == 11:  # my sheet full, their last turn to come: the chance as it goes
+                expect(page.locator("#summary")).to_contain_text("%")
             rival_turn(page, rng)
         if turn < 11:
             expect(page.locator("#summary")).to_contain_text("%")  # the chance, between turns too
@@ -102,5 +104,7 @@ def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
     shown = decisions.evaluate_all("items => items.map(e => [e.dataset.best, e.dataset.loss, e.dataset.measure])")
     assert all(d["grade"] == {"measure": "win", "loss": 0.0, "best": True} for d in expected["decisions"])
     assert shown == [["true", "0", "win"]] * len(expected["decisions"])
+    graded = page.get_by_test_id("review-decision").evaluate_all("b => b.map(e => [e.dataset.best, e.dataset.loss])")
+    assert len(graded) >= len(shown) and set(map(tuple, graded)) == {("true", "0")}
     expect(page.get_by_test_id("review-summary").locator(".final")).to_have_attribute("data-outcome", result["outcome"])
     page.get_by_test_id("review-summary").screenshot(path=artifacts / f"rival-review-{seat}-{language}.png")

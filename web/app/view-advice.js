@@ -45,7 +45,9 @@ export function renderAdvice() {
   }
   if (store.game && store.view.phase === "opponent") {
     clearVerdict();
-    summary.textContent = t("opponentTurn");
+    // Their last turn to come with my sheet full: the chance of winning as it goes.
+    const last = current?.action === "game" ? (current.result.chance ?? null) : null;
+    summary.textContent = last ? `${t("opponentTurn")} · ${chanceText(last, null)}` : t("opponentTurn");
     list.replaceChildren();
     if (current) list.setAttribute("data-query", current.query);
     else list.removeAttribute("data-query");

@@ -198,8 +198,9 @@ function practiceLink() {
 /** One decision: where, the dice, what was chosen, its grade in the review's measure (what the
  * advice played for: yacht.review's "grade") and, when it was not the best, the best option; with
  * a goal, the chance of the option chosen and, where it lost expected score, that loss too
- * (labelled); tap to open it. data-testid = `testid`, data-best, data-loss (the grade's loss:
- * points, or percentage points of the goal's chance), data-measure. */
+ * (labelled); tap to open it. The item: data-testid = `testid` ("decision", "costly",
+ * "aims-differ"), data-best, data-loss (the grade's loss: points, or percentage points of the
+ * goal's chance), data-measure; its button: data-testid="review-decision", data-best, data-loss. */
 export function decisionItem(decision, index, testid, review) {
   const grade = decision.grade;
   const lost = !grade.best;
@@ -219,7 +220,13 @@ export function decisionItem(decision, index, testid, review) {
   const button = el(
     "button",
     // Named by what it shows (WCAG 2.5.3), with words for the drawn dice and the loss.
-    { type: "button", class: "decision-button" },
+    {
+      type: "button",
+      class: "decision-button",
+      "data-testid": "review-decision",
+      "data-best": String(!lost),
+      "data-loss": String(grade.loss),
+    },
     el("span", { class: "where", text: t("where", decision.turn, decision.roll) }),
     el(
       "span",
