@@ -117,6 +117,7 @@ const chanceLabel = (review) => (targetOf(review) === null ? t("reviewChance") :
 export function reviewFigures(review) {
   const figure = (label, value, attrs = {}) => el("div", attrs, el("dt", { text: label }), el("dd", { text: value }));
   const n = review.decisions.length;
+  const goal = (review.measure ?? "score") !== "score";
   const final = review.final ?? null; // None arrives as undefined
   return el(
     "dl",
@@ -134,8 +135,9 @@ export function reviewFigures(review) {
       : final === null
         ? figure(t("inProgress"), formatExpected(review.last))
         : figure(t("finalScore"), String(final), { class: "final" }),
-    figure(t("totalLoss"), formatGrade({ measure: "score", loss: review.total_loss })),
-    figure(t("meanLoss", n), formatGrade({ measure: "score", loss: review.mean_loss })),
+    // With a goal these are what playing for it gave up of the expected score: said so.
+    figure(t(goal ? "totalLossAverage" : "totalLoss"), formatGrade({ measure: "score", loss: review.total_loss })),
+    figure(t(goal ? "meanLossAverage" : "meanLoss", n), formatGrade({ measure: "score", loss: review.mean_loss })),
     review.winning
       ? figure(
           chanceLabel(review),
