@@ -92,9 +92,11 @@ def test_back_and_forward_never_fork_a_kept_game_and_opening_it_keeps_its_date(m
     longer = url_query(page)
     assert longer.startswith(GAME) and longer != GAME
     for _ in range(4):
-        if url_query(page) == GAME:
+        now = url_query(page)
+        if now == GAME:
             break
         page.go_back()
+        page.wait_for_function("q => location.search.slice(1) !== q", arg=now)  # one entry at a time
     wait_for_advice(page, GAME)
     page.wait_for_timeout(300)
     records = [g for g in kept_games(page) if g["query"].startswith("h=14466")]
