@@ -199,14 +199,17 @@ function bindControls() {
   });
 }
 
+/** show(shown) of a panel its button opens and closes (aria-expanded follows). */
+const disclosure = (panel, button) => (shown) => {
+  panel.hidden = !shown;
+  button.setAttribute("aria-expanded", String(shown));
+};
+
 /** New game (in the header) and its choices: alone, against a rival (who starts), practice. */
 function bindStartMenu() {
   const menu = $("#start-menu");
   const open = $("#new-game");
-  const show = (shown) => {
-    menu.hidden = !shown;
-    open.setAttribute("aria-expanded", String(shown));
-  };
+  const show = disclosure(menu, open);
   open.addEventListener("click", () => {
     show(menu.hidden);
     if (menu.hidden) return;
@@ -234,10 +237,7 @@ function bindStartMenu() {
 function bindPracticeSetup() {
   const setup = $("#practice-setup");
   const open = $("#practice-open");
-  const show = (shown) => {
-    setup.hidden = !shown;
-    open.setAttribute("aria-expanded", String(shown));
-  };
+  const show = disclosure(setup, open);
   open.addEventListener("click", () => {
     show(setup.hidden);
     for (const radio of document.querySelectorAll("input[name=feedback]")) {
