@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-CORE := $(wildcard py/yacht/*.py) $(wildcard build_table/*.py)
+CORE := $(wildcard py/yacht/*.py py/yacht/*/*.py) $(wildcard build_table/*.py)
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
 	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table \
 	public/tables/yacht-official.reach/ffe.chunk public/tables/yacht-strict.reach/ffe.chunk \

@@ -14,7 +14,7 @@ player first: the opponent has K free too; second: the opponent has played their
 round), twice on the same dice (every roll throws five dice whatever was kept):
 
 - adaptive: at each of its turns the win-aware player recomputes against the opponent's
-  sheet as it is then (as in ``yacht.duel`` and on the page);
+  sheet as it is then (as in ``yacht.play.duel`` and on the page);
 - open loop: it keeps playing against the opponent's sheet of the first turn (the play
   that the predicted chance is the value of).
 
@@ -34,11 +34,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.categories import N_CATEGORIES  # noqa: E402
-from yacht.duel import Memo, win_aware_policy  # noqa: E402
+from yacht.chances.simulate import expected_policies, play_turns  # noqa: E402
+from yacht.core.categories import N_CATEGORIES  # noqa: E402
+from yacht.core.rules import VARIANTS, score_table  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
-from yacht.rules import VARIANTS, score_table  # noqa: E402
-from yacht.simulate import expected_policies, play_turns  # noqa: E402
+from yacht.play.duel import Memo, win_aware_policy  # noqa: E402
 
 
 class Games:

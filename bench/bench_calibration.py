@@ -45,9 +45,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.categories import N_CATEGORIES  # noqa: E402
-from yacht.duel import BLOCK_GAMES, calibration  # noqa: E402
-from yacht.goal import CALIBRATION, EXACT_FREE, calibrated, calibration_shifts, shifted  # noqa: E402
+from yacht.chances.goal import CALIBRATION, EXACT_FREE, calibrated, calibration_shifts, shifted  # noqa: E402
+from yacht.core.categories import N_CATEGORIES  # noqa: E402
+from yacht.play.duel import BLOCK_GAMES, calibration  # noqa: E402
 
 VARIANTS = ("official", "strict")
 

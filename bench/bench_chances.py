@@ -9,7 +9,7 @@ which prints the figures again without solving, the shipped answers asked again:
 the shipped chance is measured in seconds.)
 
 N positions (default 128) come from simulated games of the expected-score player
-(``yacht.advisor.advise`` on real random dice): 5–8 free categories of mine, both variants, a
+(``yacht.core.advisor.advise`` on real random dice): 5–8 free categories of mine, both variants, a
 roll 1–3 with its dice and an opponent's sheet from another such game with as many free
 categories or one fewer. Half of them
 (seed S) calibrate the fitted constants, the other half (seed S + 1) is where every error
@@ -65,14 +65,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht import goal  # noqa: E402
-from yacht.advisor import advise, sheet_state  # noqa: E402
 from yacht.api import advise_query  # noqa: E402
-from yacht.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES  # noqa: E402
-from yacht.dice import roll_index  # noqa: E402
-from yacht.goal import opponent_law  # noqa: E402
-from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
-from yacht.outcome import (  # noqa: E402
+from yacht.chances import goal  # noqa: E402
+from yacht.chances.goal import opponent_law  # noqa: E402
+from yacht.chances.outcome import (  # noqa: E402
     Distribution,
     Outcome,
     canonical_nu,
@@ -84,11 +80,8 @@ from yacht.outcome import (  # noqa: E402
     shifted,
     successor_rows,
 )
-from yacht.policy import expected_policy, successor  # noqa: E402
-from yacht.position import Position, format_sheet  # noqa: E402
-from yacht.reach_table import Chunk, chunks_for  # noqa: E402
-from yacht.rules import VARIANTS, Variant, score_table  # noqa: E402
-from yacht.winning import (  # noqa: E402
+from yacht.chances.reach_table import Chunk, chunks_for  # noqa: E402
+from yacht.chances.winning import (  # noqa: E402
     CHUNK_COLUMNS,
     _level_pairs,
     _root_after,
@@ -101,6 +94,13 @@ from yacht.winning import (  # noqa: E402
     solve_goal_after,
     win_payoff,
 )
+from yacht.core.advisor import advise, sheet_state  # noqa: E402
+from yacht.core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES  # noqa: E402
+from yacht.core.dice import roll_index  # noqa: E402
+from yacht.core.policy import expected_policy, successor  # noqa: E402
+from yacht.core.position import Position, format_sheet  # noqa: E402
+from yacht.core.rules import VARIANTS, Variant, score_table  # noqa: E402
+from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 
 STAGES = (5, 6, 7, 8)
 """My free categories at the positions."""

@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT))
 
-from yacht import dice, solver  # noqa: E402
-from yacht.advisor import advise  # noqa: E402
-from yacht.position import Position  # noqa: E402
-from yacht.rules import VARIANTS, possible_scores, score_table  # noqa: E402
-from yacht.states import states_with_filled  # noqa: E402
-from yacht.table import decode, encode  # noqa: E402
+from yacht.core import dice, solver  # noqa: E402
+from yacht.core.advisor import advise  # noqa: E402
+from yacht.core.position import Position  # noqa: E402
+from yacht.core.rules import VARIANTS, possible_scores, score_table  # noqa: E402
+from yacht.core.states import states_with_filled  # noqa: E402
+from yacht.core.table import decode, encode  # noqa: E402
 
 from build_table.solve import solve  # noqa: E402
 

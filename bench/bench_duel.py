@@ -6,7 +6,7 @@
 
 (``--out`` default: .cache/duel-results.npz, ignored by git.)
 
-Plays ``yacht.duel.duel`` in rounds of ``--round`` games per variant (default ``ROUND_GAMES``), the
+Plays ``yacht.play.duel.duel`` in rounds of ``--round`` games per variant (default ``ROUND_GAMES``), the
 variants taking turns, until the budget is spent (a round that has started is
 finished) or each variant has played ``--games``. Two win-aware players can play:
 ``chunks``, the shipped one (the law and reach chunks beyond the exact range, as the
@@ -24,11 +24,11 @@ chances, ``goal.CALIBRATION`` applied; absent in runs before it), so a run that 
 played. ``--report FILE.npz ...`` prints the figures of saved runs without playing,
 the runs' games taken together (runs with different ``--seed`` are independent
 games; a file of the earlier format, ``<v>_result`` …, holds the ``normal`` player).
-Printed per variant and player (``yacht.cli.render_duel``, as ``python -m yacht
+Printed per variant and player (``yacht.cli.main.render_duel``, as ``python -m yacht
 duel``): games, games per CPU second, the win rate with draws half and its 95 %
 interval for both seats, each seat and averaged over the seats, the calibration in
 ten bins and its drift by turn; then, where both players played the same games, the paired difference
-(``yacht.cli.render_paired``).
+(``yacht.cli.main.render_paired``).
 """
 
 import argparse
@@ -42,11 +42,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.cli import render_duel, render_paired  # noqa: E402
-from yacht.duel import DuelResult, Memo, duel  # noqa: E402
-from yacht.goal import EXACT_FREE  # noqa: E402
+from yacht.chances.goal import EXACT_FREE  # noqa: E402
+from yacht.cli.main import render_duel, render_paired  # noqa: E402
+from yacht.core.rules import VARIANTS  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
-from yacht.rules import VARIANTS  # noqa: E402
+from yacht.play.duel import DuelResult, Memo, duel  # noqa: E402
 
 FIELDS = ("result", "first", "predicted", "observed", "turn")
 PLAYERS = ("chunks", "normal")
@@ -65,7 +65,7 @@ def _runs_of(saved: dict[str, np.ndarray], name: str, player: str) -> tuple[Duel
 
 
 def report(saved: list[dict[str, np.ndarray]], variants: list[str], exact_free: int) -> None:
-    """Print ``yacht.cli.render_duel`` for each variant and player over all the saved runs together,
+    """Print ``yacht.cli.main.render_duel`` for each variant and player over all the saved runs together,
     and the paired difference where both players played the same games."""
     for name in variants:
         for player in PLAYERS:

@@ -22,12 +22,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.advisor import sheet_state  # noqa: E402
 from yacht.api import advise_query  # noqa: E402
+from yacht.chances.outcome import solve_outcome  # noqa: E402
+from yacht.chances.winning import approximate_goal, solve_goal, win_payoff  # noqa: E402
+from yacht.core.advisor import sheet_state  # noqa: E402
+from yacht.core.rules import OFFICIAL, possible_scores  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
-from yacht.outcome import solve_outcome  # noqa: E402
-from yacht.rules import OFFICIAL, possible_scores  # noqa: E402
-from yacht.winning import approximate_goal, solve_goal, win_payoff  # noqa: E402
 
 PER_STAGE = 12
 

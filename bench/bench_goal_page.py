@@ -34,10 +34,10 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query
-from yacht.goal import chunks_needed
+from yacht.chances.goal import chunks_needed
+from yacht.chances.reach_table import chunk_name, folder_name
+from yacht.core.position import parse_query
 from yacht.loader import DEFAULT_TABLES, Tables
-from yacht.position import parse_query
-from yacht.reach_table import chunk_name, folder_name
 
 WORKER = "/bench-goal-worker.js"
 WORKER_SOURCE = """

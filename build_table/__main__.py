@@ -1,12 +1,12 @@
 """python -m build_table [--variant official|strict] [--only table|spread|reach|law ...] [--out DIR] [--force]
 
 Solves the game exactly (float64) for each variant and writes
-``DIR/yacht-<variant>.table`` (format: ``yacht.table``), then the standard
+``DIR/yacht-<variant>.table`` (format: ``yacht.core.table``), then the standard
 deviation of the future points under that play, ``DIR/yacht-<variant>.spread.table``
-(same format, ``quantity`` "sd"; see ``yacht.spread``), then the chances of
+(same format, ``quantity`` "sd"; see ``yacht.chances.spread``), then the chances of
 reaching each score, ``DIR/yacht-<variant>.reach/``, and the law of the future
 points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format:
-``yacht.reach_table``). ``--only`` writes only the kinds named (the Ẽ table is
+``yacht.chances.reach_table``). ``--only`` writes only the kinds named (the Ẽ table is
 solved whatever is asked, since the others build on it). The output is
 byte-identical from run to run.
 
@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from yacht.categories import FULL_MASK
-from yacht.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
-from yacht.rules import VARIANTS
-from yacht.table import decode, encode, encode_spread, file_name, spread_file_name
+from yacht.chances.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
+from yacht.core.categories import FULL_MASK
+from yacht.core.rules import VARIANTS
+from yacht.core.table import decode, encode, encode_spread, file_name, spread_file_name
 
 from build_table.solve import fork_map, keep_freed_memory, solve, solve_law, solve_reach, solve_spread
 
@@ -38,10 +38,10 @@ KINDS = ("table", "spread", *QUANTITIES)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "public" / "tables"
 ENTRY_MODULES = {
-    "table": ("solver", "table"),
-    "spread": ("solver", "table", "spread"),
-    "reach": ("reach", "reach_table"),
-    "law": ("solver", "table", "reach", "reach_table"),
+    "table": ("yacht.core.solver", "yacht.core.table"),
+    "spread": ("yacht.core.solver", "yacht.core.table", "yacht.chances.spread"),
+    "reach": ("yacht.chances.reach", "yacht.chances.reach_table"),
+    "law": ("yacht.core.solver", "yacht.core.table", "yacht.chances.reach", "yacht.chances.reach_table"),
 }
 """The ``yacht`` modules each kind is computed and written with (their imports are followed)."""
 
@@ -178,19 +178,29 @@ def stamp_text(name: str, kind: str) -> str:
 
 def sources(kind: str) -> list[Path]:
     """The files ``kind`` is built from: every ``build_table`` module, the ``yacht`` modules of
-    ``ENTRY_MODULES[kind]`` and all they import (``from .x import``), sorted."""
-    package = ROOT / "py" / "yacht"
+    ``ENTRY_MODULES[kind]``, all they import (relative imports: ``from .x import``, ``from ..core.x
+    import``, in functions too) and the ``__init__.py`` of each package above them, sorted."""
     found, todo = set(), list(ENTRY_MODULES[kind])
     while todo:
         module = todo.pop()
         if module in found:
             continue
         found.add(module)
-        for node in ast.walk(ast.parse((package / f"{module}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                todo.extend([node.module] if node.module else [a.name for a in node.names])
-    modules = [package / "__init__.py", *(package / f"{m}.py" for m in found)]
+        package = module.split(".")[:-1]
+        for node in ast.walk(ast.parse(module_file(module).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                base = package[: len(package) - (node.level - 1)]
+                names = [node.module] if node.module else [a.name for a in node.names]
+                todo.extend(".".join([*base, name]) for name in names)
+    packages = {".".join(m.split(".")[:i]) for m in found for i in range(1, m.count(".") + 1)}
+    modules = [module_file(m) for m in found | packages]
     return sorted(modules + list((ROOT / "build_table").glob("*.py")))
+
+
+def module_file(module: str) -> Path:
+    """The file of ``module`` (dotted, from ``yacht``) under ``py/``: a package's ``__init__.py``."""
+    path = ROOT / "py" / Path(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 if __name__ == "__main__":

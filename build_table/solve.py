@@ -1,6 +1,6 @@
-"""The whole solve: every level of ``yacht.solver``'s backward induction, its
+"""The whole solve: every level of ``yacht.core.solver``'s backward induction, its
 chunks spread over forked worker processes that write into one shared-memory
-table. The mathematics of one chunk is ``yacht.solver.solve_chunk``; this
+table. The mathematics of one chunk is ``yacht.core.solver.solve_chunk``; this
 module only orchestrates (processes, memory, progress).
 """
 
@@ -14,12 +14,20 @@ from contextlib import nullcontext
 from typing import Final
 
 import numpy as np
-from yacht.categories import N_CATEGORIES
-from yacht.reach import LAW_PAD, canonical_states, empty_law, empty_reach, mask_columns, solve_law_states, solve_mask
-from yacht.rules import Variant, score_table
-from yacht.solver import CHUNK, empty_table, solve_chunk
-from yacht.spread import empty_moments, moments_chunk, standard_deviation
-from yacht.states import POPCOUNT, states_with_filled
+from yacht.chances.reach import (
+    LAW_PAD,
+    canonical_states,
+    empty_law,
+    empty_reach,
+    mask_columns,
+    solve_law_states,
+    solve_mask,
+)
+from yacht.chances.spread import empty_moments, moments_chunk, standard_deviation
+from yacht.core.categories import N_CATEGORIES
+from yacht.core.rules import Variant, score_table
+from yacht.core.solver import CHUNK, empty_table, solve_chunk
+from yacht.core.states import POPCOUNT, states_with_filled
 
 LAW_BATCH: Final = 128
 """Canonical states per task of the law's solve."""
@@ -135,7 +143,7 @@ def solve(
 
 
 def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
-    """R(mask, ν, k) for every canonical reachable state: ``yacht.reach.empty_reach``'s
+    """R(mask, ν, k) for every canonical reachable state: ``yacht.chances.reach.empty_reach``'s
     (4096, 64, width) float64, a level's masks spread over ``workers`` forked processes."""
     reach = _shared(empty_reach(variant), workers > 1 and can_fork())
 
@@ -149,7 +157,7 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
+    (``yacht.chances.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
     states in batches of ``LAW_BATCH`` spread over ``workers`` forked processes."""
     law = _shared(empty_law(variant), workers > 1 and can_fork())
     levels = {}
@@ -172,7 +180,7 @@ def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.nd
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """(4096, 64) the standard deviation of the future points of every state under the
-    advisor's play on ``tilde`` (``yacht.spread``); NaN where unreachable."""
+    advisor's play on ``tilde`` (``yacht.chances.spread``); NaN where unreachable."""
     scores = score_table(variant)
     moments = _shared(empty_moments(), workers > 1 and can_fork())
     run_levels(lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers)

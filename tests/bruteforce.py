@@ -7,8 +7,8 @@ from functools import cache
 from itertools import product
 
 import numpy as np
-from yacht.categories import BONUS_POINTS, BONUS_THRESHOLD, N_UPPER
-from yacht.rules import scores_of
+from yacht.core.categories import BONUS_POINTS, BONUS_THRESHOLD, N_UPPER
+from yacht.core.rules import scores_of
 
 
 @cache
@@ -25,7 +25,7 @@ def final_score(sheet: tuple[int | None, ...]) -> int:
 
 @cache
 def _points(dice: tuple[int, ...], category: int, yacht_is_full_house: bool) -> int:
-    from yacht.rules import Variant
+    from yacht.core.rules import Variant
 
     counts = np.bincount(dice, minlength=7)[1:]
     return int(scores_of(counts, Variant("x", yacht_is_full_house))[0, category])
@@ -46,8 +46,8 @@ def sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def expected_play_distribution(sheet, variant, tilde, roll=0, dice=None) -> dict[int, float]:
     """P(final score) following the advisor's first-ranked option at every decision."""
-    from yacht.advisor import advise
-    from yacht.position import Position
+    from yacht.core.advisor import advise
+    from yacht.core.position import Position
 
     @cache
     def at_turn(sheet, roll, dice) -> dict[int, float]:

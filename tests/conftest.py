@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import settings
-from yacht.rules import VARIANTS
-from yacht.table import Table, decode, file_name
+from yacht.core.rules import VARIANTS
+from yacht.core.table import Table, decode, file_name
 
 from build_table.solve import solve
 

@@ -1,15 +1,15 @@
-"""A slow reference of ``yacht.winning``'s goal turn, as it was first written: the
+"""A slow reference of ``yacht.chances.winning``'s goal turn, as it was first written: the
 dense DP over every state × g of each level (g = 0 … the most the turns so far can
 gather) and the approximation's level after the root by a loop over states and g.
 The fast code solves only the pairs the root reaches and batches roots across games;
 the differential tests compare the two."""
 
 import numpy as np
-from yacht.categories import BONUS_POINTS, N_CATEGORIES
-from yacht.dice import N_ROLLS
-from yacht.outcome import Turn, key, max_future, reachable_levels, successor_rows
-from yacht.rules import Variant, score_table
-from yacht.winning import best_categories, normal_points, play_goal_turn
+from yacht.chances.outcome import Turn, key, max_future, reachable_levels, successor_rows
+from yacht.chances.winning import best_categories, normal_points, play_goal_turn
+from yacht.core.categories import BONUS_POINTS, N_CATEGORIES
+from yacht.core.dice import N_ROLLS
+from yacht.core.rules import Variant, score_table
 
 
 def _after_category(next_values, scores, masks, nus, category, next_keys, gathered):

@@ -1,11 +1,11 @@
 """Hypothesis strategies for sheets, dice and positions, and games played for the tests (one place for all)."""
 
 from hypothesis import strategies as st
-from yacht.advisor import advise
-from yacht.categories import N_CATEGORIES
-from yacht.position import Position
-from yacht.practice import Practice
-from yacht.rules import VARIANTS, possible_scores
+from yacht.core.advisor import advise
+from yacht.core.categories import N_CATEGORIES
+from yacht.core.position import Position
+from yacht.core.rules import VARIANTS, possible_scores
+from yacht.play.practice import Practice
 
 variants = st.sampled_from(list(VARIANTS.values()))
 dice = st.tuples(*[st.integers(1, 6)] * 5)
@@ -38,10 +38,10 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
     With ``mistake_at`` = k, the k-th decision (0-based) takes the worst
     option instead.
     """
-    from yacht.advisor import advise
-    from yacht.game import Game, Turn
-    from yacht.position import Position
-    from yacht.rules import score_table
+    from yacht.core.advisor import advise
+    from yacht.core.position import Position
+    from yacht.core.rules import score_table
+    from yacht.play.game import Game, Turn
 
     scores = score_table(variant)
     sheet: list = list(start or [None] * N_CATEGORIES)
@@ -60,7 +60,7 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
             keeps.append(option.keep)
             dice = option.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(option.keep)))
             rolls.append(dice)
-        from yacht.dice import roll_index
+        from yacht.core.dice import roll_index
 
         sheet[category] = int(scores[roll_index(dice), category])
         record.append(Turn(tuple(rolls), tuple(keeps), category))
@@ -72,9 +72,9 @@ def games_with_opponent(draw, max_turns: int = N_CATEGORIES):
     """A legal game record with the opponent's: random dice, keeps and free categories from
     a random start; my seat drawn; the opponent's turn after each of my finished turns (the
     last may be missing), in free categories with points they can score."""
-    from yacht.dice import roll_index
-    from yacht.game import Game, Turn
-    from yacht.rules import score_table
+    from yacht.core.dice import roll_index
+    from yacht.core.rules import score_table
+    from yacht.play.game import Game, Turn
 
     variant = draw(variants)
     sheet = draw(sheets(variant, max_filled=N_CATEGORIES - 1))

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from strategies import positions
-from yacht.advisor import advise, sheet_state
-from yacht.categories import FULL_MASK
-from yacht.dice import ROLL_DICE, ROLL_PROBABILITY, roll_index, subkeeps
-from yacht.position import Position, parse_query
-from yacht.rules import OFFICIAL, VARIANTS, score_table
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.categories import FULL_MASK
+from yacht.core.dice import ROLL_DICE, ROLL_PROBABILITY, roll_index, subkeeps
+from yacht.core.position import Position, parse_query
+from yacht.core.rules import OFFICIAL, VARIANTS, score_table
 
 
 def _points(category: int, points: int, nu: int) -> tuple[int, int]:

@@ -9,11 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_reach import random_sheet
-from yacht.advisor import advise, sheet_state
 from yacht.api import advise_query
-from yacht.categories import N_CATEGORIES
-from yacht.duel import win_aware_policy
-from yacht.goal import (
+from yacht.chances.goal import (
     CALIBRATED,
     CALIBRATION,
     EXACT_FREE,
@@ -23,9 +20,12 @@ from yacht.goal import (
     shifted,
     solve_turn,
 )
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.categories import N_CATEGORIES
+from yacht.core.position import Position, format_query, parse_query
+from yacht.core.rules import OFFICIAL, STRICT
 from yacht.loader import DEFAULT_TABLES, Tables
-from yacht.position import Position, format_query, parse_query
-from yacht.rules import OFFICIAL, STRICT
+from yacht.play.duel import win_aware_policy
 
 chances = st.floats(0.0, 1.0)
 shifts = st.floats(-1.0, 1.0)

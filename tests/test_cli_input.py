@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, TABLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yacht.cli import main
+from yacht.cli.main import main
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

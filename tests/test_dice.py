@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import dice as five_dice
-from yacht import dice
+from yacht.core import dice
 
 
 def test_counts_of_rolls_and_keeps_are_the_known_ones():

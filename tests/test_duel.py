@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from conftest import ROOT
 from reference_goal import dense_solve_goal, looped_approximate_goal
-from yacht.advisor import sheet_state
-from yacht.dice import KEEP_COUNTS, ROLL_COUNTS, ROLL_PROBABILITY, keep_index
-from yacht.duel import calibration, drift, duel, win_aware_policy, win_rate
-from yacht.goal import opponent_law
-from yacht.outcome import max_future
-from yacht.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
-from yacht.rules import OFFICIAL, STRICT, possible_scores, score_table
-from yacht.simulate import play_turns, roll_dice
-from yacht.winning import win_payoff
+from yacht.chances.goal import opponent_law
+from yacht.chances.outcome import max_future
+from yacht.chances.simulate import play_turns, roll_dice
+from yacht.chances.winning import win_payoff
+from yacht.core.advisor import sheet_state
+from yacht.core.dice import KEEP_COUNTS, ROLL_COUNTS, ROLL_PROBABILITY, keep_index
+from yacht.core.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
+from yacht.core.rules import OFFICIAL, STRICT, possible_scores, score_table
+from yacht.play.duel import calibration, drift, duel, win_aware_policy, win_rate
 
 from build_table.solve import solve_spread
 
@@ -172,7 +172,7 @@ def test_duel_command_prints_the_figures():
 def test_byte_dice_give_every_face_one_time_in_six_and_the_same_faces_for_the_same_seed():
     """simulate.ByteDice (the page's dice: no numpy.random there): uniform within 5 standard
     deviations over 600,000 faces, repeatable by seed, shaped like Generator.integers."""
-    from yacht.simulate import ByteDice
+    from yacht.chances.simulate import ByteDice
 
     faces = ByteDice(7).integers(0, 6, size=(120_000, 5))
     assert faces.shape == (120_000, 5) and faces.min() == 0 and faces.max() == 5

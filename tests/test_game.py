@@ -11,11 +11,11 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import play_game, variants
-from yacht.advisor import advise
 from yacht.api import game_query, review_query
-from yacht.game import Game, GameError, Turn, format_game, parse_game, replay
-from yacht.review import review
-from yacht.rules import OFFICIAL, STRICT
+from yacht.core.advisor import advise
+from yacht.core.rules import OFFICIAL, STRICT
+from yacht.play.game import Game, GameError, Turn, format_game, parse_game, replay
+from yacht.play.review import review
 
 
 @pytest.fixture(scope="module")

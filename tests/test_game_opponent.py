@@ -11,8 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import games_with_opponent, play_game, variants
 from yacht.api import advise_query, game_query, review_query
-from yacht.dice import roll_index
-from yacht.game import (
+from yacht.core.dice import roll_index
+from yacht.core.position import format_query, parse_query
+from yacht.core.rules import OFFICIAL, STRICT, possible_scores, score_table
+from yacht.loader import DEFAULT_TABLES, Tables
+from yacht.play.game import (
     GameError,
     format_game,
     format_opponent_turns,
@@ -20,9 +23,6 @@ from yacht.game import (
     parse_opponent_turns,
     replay,
 )
-from yacht.loader import DEFAULT_TABLES, Tables
-from yacht.position import format_query, parse_query
-from yacht.rules import OFFICIAL, STRICT, possible_scores, score_table
 
 ME = "s=1,2,3,4,5,6,20,0,0,,,"  # 86 so far (no bonus); S.Straight, B.Straight and Yacht left
 THEM = "o=2,4,6,8,10,12,22,10,20,,,"  # 94 so far (no bonus); the same three left

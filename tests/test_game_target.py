@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import play_game
 from yacht.api import advise_query, game_query, review_query
-from yacht.game import GameError, format_game, parse_game, replay
+from yacht.core.rules import OFFICIAL, STRICT
 from yacht.loader import DEFAULT_TABLES, Tables
-from yacht.rules import OFFICIAL, STRICT
+from yacht.play.game import GameError, format_game, parse_game, replay
 
 # Turn 10 of a sheet at 41 with S.Straight, B.Straight and Yacht left: 1 1 1 2 3. To reach 100
 # a Yacht is needed (41 + 45 = 86 without it), so keeping 1 1 1 is best for the target while

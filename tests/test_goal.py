@@ -11,14 +11,14 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import dice, sheets, variants
-from yacht.advisor import advise, sheet_state
 from yacht.api import advise_query, distribution_query
-from yacht.goal import goal_distribution, opponent_law
-from yacht.outcome import max_future
-from yacht.position import Position, PositionError, format_query, parse_query
-from yacht.rules import OFFICIAL
-from yacht.table import SCALE
-from yacht.winning import reach_payoff, solve_goal, win_payoff
+from yacht.chances.goal import goal_distribution, opponent_law
+from yacht.chances.outcome import max_future
+from yacht.chances.winning import reach_payoff, solve_goal, win_payoff
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.position import Position, PositionError, format_query, parse_query
+from yacht.core.rules import OFFICIAL
+from yacht.core.table import SCALE
 
 ME = "s=1,2,3,4,5,6,20,0,0,,30,"  # S.Straight and Yacht left, 71 points
 THEM = "o=2,4,6,8,10,12,22,0,0,15,,0"  # B.Straight left: 102 or 132
@@ -136,7 +136,7 @@ def test_a_lazy_caller_is_told_which_chunks_to_load_and_then_gets_the_same_answe
     outside the exact range (the law chunk of the opponent's mask, then the law and reach chunks
     of the masks after mine); once they are loaded the answer is the CLI's. No spread table."""
     from yacht.api import ReachMissing, Tables
-    from yacht.reach_table import chunks_for, folder_name
+    from yacht.chances.reach_table import chunks_for, folder_name
 
     query = "s=3,,9,,,18,22,,,,30,&d=22556&r=2&v=strict&o=5,,12,,,24,,,,15,30,"
     lazy = Tables()

@@ -7,13 +7,13 @@ from bruteforce import expected_play_distribution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import positions, sheets
-from yacht.advisor import advise, sheet_state
-from yacht.dice import KEEP_DICE, ROLL_DICE, ROLL_OFFSET
-from yacht.goal import opponent_law
-from yacht.outcome import canonical_nu, option_vector, reachable_levels, solve_outcome
-from yacht.policy import expected_policy
-from yacht.position import Position
-from yacht.rules import OFFICIAL, STRICT, VARIANTS, score_table
+from yacht.chances.goal import opponent_law
+from yacht.chances.outcome import canonical_nu, option_vector, reachable_levels, solve_outcome
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.dice import KEEP_DICE, ROLL_DICE, ROLL_OFFSET
+from yacht.core.policy import expected_policy
+from yacht.core.position import Position
+from yacht.core.rules import OFFICIAL, STRICT, VARIANTS, score_table
 
 # Small positions for the brute force: (variant, sheet, roll, dice).
 BRUTE_CASES = [

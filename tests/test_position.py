@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import positions
-from yacht.position import Position, PositionError, format_query, parse_query
-from yacht.rules import OFFICIAL, STRICT
+from yacht.core.position import Position, PositionError, format_query, parse_query
+from yacht.core.rules import OFFICIAL, STRICT
 
 
 @given(positions())

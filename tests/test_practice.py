@@ -11,14 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import advisor_practice
-from yacht.advisor import advise
 from yacht.api import grade_query, opponent_query, review_query
-from yacht.categories import NAMES_EN
-from yacht.game import CATEGORY_LETTERS, GameError, format_game, parse_game
+from yacht.core.advisor import advise
+from yacht.core.categories import NAMES_EN
+from yacht.core.position import Position
+from yacht.core.rules import VARIANTS
 from yacht.loader import Tables
-from yacht.position import Position
-from yacht.practice import Practice, check_opponent, kept_in_order, opponent_game
-from yacht.practice_dice import (
+from yacht.play.game import CATEGORY_LETTERS, GameError, format_game, parse_game
+from yacht.play.practice import Practice, check_opponent, kept_in_order, opponent_game
+from yacht.play.practice_dice import (
     ME,
     OPPONENT,
     SEED_LIMIT,
@@ -28,8 +29,7 @@ from yacht.practice_dice import (
     parse_seed,
     practice_roll,
 )
-from yacht.review import LOSS_BINS, loss_bin
-from yacht.rules import VARIANTS
+from yacht.play.review import LOSS_BINS, loss_bin
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "public" / "tables"
@@ -138,7 +138,7 @@ def test_the_opponent_plays_the_advisors_best_option_with_its_own_dice(tables, v
 
 
 def _can_score(rules, category: int, value: int) -> bool:
-    from yacht.rules import possible_scores
+    from yacht.core.rules import possible_scores
 
     return value in possible_scores(rules)[category]
 

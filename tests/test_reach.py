@@ -7,14 +7,10 @@ import zlib
 import numpy as np
 import pytest
 from bruteforce import goal_value
-from yacht.advisor import advise, sheet_state
-from yacht.categories import FULL_MASK, N_CATEGORIES
-from yacht.goal import goal_advice
-from yacht.loader import DEFAULT_TABLES, ReachMissing, Tables
-from yacht.outcome import max_future, solve_outcome
-from yacht.position import Position, parse_query
-from yacht.reach import LAW_PAD, canonical_states, empty_law, empty_reach, lookup, solve_law_states, solve_mask
-from yacht.reach_table import (
+from yacht.chances.goal import goal_advice
+from yacht.chances.outcome import max_future, solve_outcome
+from yacht.chances.reach import LAW_PAD, canonical_states, empty_law, empty_reach, lookup, solve_law_states, solve_mask
+from yacht.chances.reach_table import (
     MAGIC,
     SCALE,
     VERSION,
@@ -24,9 +20,13 @@ from yacht.reach_table import (
     encode_chunk,
     folder_name,
 )
-from yacht.rules import OFFICIAL, STRICT, VARIANTS
-from yacht.table import TableError, container
-from yacht.winning import option_values, reach_payoff, solve_goal, win_payoff
+from yacht.chances.winning import option_values, reach_payoff, solve_goal, win_payoff
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.categories import FULL_MASK, N_CATEGORIES
+from yacht.core.position import Position, parse_query
+from yacht.core.rules import OFFICIAL, STRICT, VARIANTS
+from yacht.core.table import TableError, container
+from yacht.loader import DEFAULT_TABLES, ReachMissing, Tables
 
 HALF_STEP = 0.5 / SCALE + 1e-12
 
@@ -42,7 +42,7 @@ def solve_supersets(variant, mask: int) -> np.ndarray:
 
 def random_sheet(rng: np.random.Generator, variant, free: int) -> tuple[int | None, ...]:
     """A sheet with ``free`` categories left, each filled one with a score some roll gives."""
-    from yacht.rules import possible_scores
+    from yacht.core.rules import possible_scores
 
     open_ = set(rng.choice(N_CATEGORIES, free, replace=False).tolist())
     scores = possible_scores(variant)

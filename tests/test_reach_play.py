@@ -1,4 +1,4 @@
-"""The final-score distribution when playing for a score to reach (yacht.reach_play): the target's
+"""The final-score distribution when playing for a score to reach (yacht.chances.reach_play): the target's
 choices are the t= advice's at every roll, and the simulated games reach the target as often as the
 exact chance says."""
 
@@ -7,14 +7,20 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import sheets
-from yacht.advisor import sheet_state
 from yacht.api import advise_query, distribution_query
-from yacht.categories import FULL_MASK, N_CATEGORIES
-from yacht.dice import ROLL_DICE, keep_index
+from yacht.chances.reach_play import (
+    REACH_PLAY_FREE,
+    SIMULATED_GAMES,
+    later_masks,
+    reach_play_distribution,
+    reach_policy,
+)
+from yacht.core.advisor import sheet_state
+from yacht.core.categories import FULL_MASK, N_CATEGORIES
+from yacht.core.dice import ROLL_DICE, keep_index
+from yacht.core.position import Position, format_query, parse_query
+from yacht.core.rules import VARIANTS
 from yacht.loader import DEFAULT_TABLES, Tables
-from yacht.position import Position, format_query, parse_query
-from yacht.reach_play import REACH_PLAY_FREE, SIMULATED_GAMES, later_masks, reach_play_distribution, reach_policy
-from yacht.rules import VARIANTS
 
 MARGIN = 1e-6
 """A choice is checked where the advice's best option beats the next by more than this."""

@@ -3,8 +3,8 @@
 from collections import Counter
 
 import pytest
-from yacht.dice import ROLL_DICE, roll_index
-from yacht.rules import OFFICIAL, STRICT, VARIANTS, possible_scores, score_table
+from yacht.core.dice import ROLL_DICE, roll_index
+from yacht.core.rules import OFFICIAL, STRICT, VARIANTS, possible_scores, score_table
 
 
 def reference_score(dice: tuple[int, ...], category: int, yacht_is_full_house: bool) -> int:

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from yacht import solver
-from yacht.categories import FULL_MASK
-from yacht.rules import OFFICIAL, STRICT, score_table
-from yacht.states import REACHABLE, states_with_filled
+from yacht.core import solver
+from yacht.core.categories import FULL_MASK
+from yacht.core.rules import OFFICIAL, STRICT, score_table
+from yacht.core.states import REACHABLE, states_with_filled
 
 from build_table.solve import solve
 

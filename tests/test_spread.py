@@ -5,12 +5,12 @@ import random
 
 import numpy as np
 import pytest
-from yacht.advisor import sheet_state
 from yacht.api import advise_query
-from yacht.outcome import max_future, solve_outcome
-from yacht.rules import OFFICIAL, possible_scores
-from yacht.table import SCALE, TableError, decode, decode_spread, encode, encode_spread
-from yacht.winning import approximate_goal, normal_points, solve_goal, win_payoff
+from yacht.chances.outcome import max_future, solve_outcome
+from yacht.chances.winning import approximate_goal, normal_points, solve_goal, win_payoff
+from yacht.core.advisor import sheet_state
+from yacht.core.rules import OFFICIAL, possible_scores
+from yacht.core.table import SCALE, TableError, decode, decode_spread, encode, encode_spread
 
 from build_table.solve import solve_spread
 
@@ -74,7 +74,7 @@ def test_outside_the_exact_range_the_answer_says_it_is_approximate(shipped):
     class WithSpread(dict):
         def spread(self, variant):
             from conftest import TABLES
-            from yacht.table import spread_file_name
+            from yacht.core.table import spread_file_name
 
             return decode_spread((TABLES / spread_file_name(variant)).read_bytes(), variant=variant)
 

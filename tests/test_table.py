@@ -14,9 +14,9 @@ import pytest
 from conftest import ROOT, TABLES
 from hypothesis import given
 from hypothesis import strategies as st
-from yacht.categories import FULL_MASK
-from yacht.states import REACHABLE
-from yacht.table import MAGIC, STORED_COUNT, TableError, decode, encode, file_name
+from yacht.core.categories import FULL_MASK
+from yacht.core.states import REACHABLE
+from yacht.core.table import MAGIC, STORED_COUNT, TableError, decode, encode, file_name
 
 GOLDEN = {"official": 191.774369188342, "strict": 191.760879752165}
 MAX_BYTES = 256 * 1024
@@ -80,8 +80,15 @@ def test_a_kinds_sources_are_the_modules_it_imports_and_the_builder():
     from build_table.__main__ import sources
 
     names = {path.relative_to(ROOT).as_posix() for path in sources("reach")}
-    assert {"py/yacht/reach.py", "py/yacht/outcome.py", "py/yacht/dice.py", "build_table/solve.py"} <= names
-    assert "py/yacht/goal.py" not in names and "py/yacht/spread.py" not in names
+    assert {
+        "py/yacht/chances/reach.py",
+        "py/yacht/chances/outcome.py",
+        "py/yacht/core/dice.py",
+        "build_table/solve.py",
+        "py/yacht/__init__.py",
+        "py/yacht/chances/__init__.py",
+    } <= names
+    assert "py/yacht/chances/goal.py" not in names and "py/yacht/chances/spread.py" not in names
     assert "reach.py" not in {path.name for path in sources("table")}
 
 

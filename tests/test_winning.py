@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from bruteforce import expected_play_distribution, goal_value
 from reference_goal import dense_solve_goal
-from yacht.advisor import sheet_state
-from yacht.outcome import Distribution, reachable_levels, solve_outcome
-from yacht.rules import OFFICIAL, STRICT, score_table
-from yacht.winning import option_values, reach_payoff, reachable_pairs, solve_goal, win_payoff
+from yacht.chances.outcome import Distribution, reachable_levels, solve_outcome
+from yacht.chances.winning import option_values, reach_payoff, reachable_pairs, solve_goal, win_payoff
+from yacht.core.advisor import sheet_state
+from yacht.core.rules import OFFICIAL, STRICT, score_table
 
 MINE = [  # (variant, my sheet, roll, dice): one or two free categories
     (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, 15, 30, None), 0, None),

@@ -89,11 +89,11 @@ CACHE: Final = ROOT / ".cache"
 sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as the wheel
 
 import icons  # noqa: E402  (web/icons.py, next to this file)
-from yacht import categories, rules  # noqa: E402
-from yacht.dice import ROLL_DICE  # noqa: E402
-from yacht.reach_table import QUANTITIES, chunk_name  # noqa: E402
-from yacht.reach_table import folder_name as reach_folder_name  # noqa: E402
-from yacht.table import file_name, spread_file_name  # noqa: E402
+from yacht.chances.reach_table import QUANTITIES, chunk_name  # noqa: E402
+from yacht.chances.reach_table import folder_name as reach_folder_name  # noqa: E402
+from yacht.core import categories, rules  # noqa: E402
+from yacht.core.dice import ROLL_DICE  # noqa: E402
+from yacht.core.table import file_name, spread_file_name  # noqa: E402
 
 WEB_FILES: Final = (
     "index.html",
@@ -405,7 +405,9 @@ def build_wheel(target: Path) -> str:
         *(f"Requires-Dist: {d}" for d in project.get("dependencies", [])),
     ]
     wheel = ["Wheel-Version: 1.0", "Generator: web/build_site.py", "Root-Is-Purelib: true", "Tag: py3-none-any"]
-    files = {f"yacht/{p.name}": p.read_bytes() for p in sorted((ROOT / "py" / "yacht").glob("*.py"))}
+    files = {
+        p.relative_to(ROOT / "py").as_posix(): p.read_bytes() for p in sorted((ROOT / "py" / "yacht").rglob("*.py"))
+    }
     files.update(first_answer_bytecode(files))
     files[f"{info}/METADATA"] = ("\n".join(metadata) + "\n").encode()
     files[f"{info}/WHEEL"] = ("\n".join(wheel) + "\n").encode()
@@ -432,13 +434,18 @@ def build_wheel(target: Path) -> str:
 
 def first_answer_modules() -> list[str]:
     """The package's modules the worker's first answer imports (``import yacht.api``), as
-    CPython imports them from ``py/``: ["yacht/api.py", …]."""
-    code = "import sys, yacht.api; print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'yacht')))"
+    CPython imports them from ``py/``, each a file under ``py/`` (a package's is its
+    ``__init__.py``): ["yacht/__init__.py", "yacht/api.py", "yacht/core/__init__.py", …]."""
+    code = (
+        "import sys, yacht.api\n"
+        "for name in sorted(n for n in sys.modules if n.split('.')[0] == 'yacht'):\n"
+        "    print(sys.modules[name].__file__)"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     if run.returncode != 0:
         raise BuildError(f"import yacht.api failed:\n{run.stderr.strip()}")
-    return [f"{m.replace('.', '/')}{'/__init__' if m == 'yacht' else ''}.py" for m in run.stdout.split()]
+    return sorted(Path(line).resolve().relative_to(ROOT / "py").as_posix() for line in run.stdout.splitlines())
 
 
 def first_answer_bytecode(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -2,8 +2,9 @@
 // this with Node.js at build time): Pyodide from node_modules/pyodide (the pinned version, so its
 // CPython and bytecode format are the page's), its full standard library (py_compile).
 //
-// stdin: JSON {"files": {"yacht/api.py": "<source>", …}}.
-// stdout: JSON {"files": {"yacht/__pycache__/api.cpython-312.pyc": "<base64>", …}}: for each
+// stdin: JSON {"files": {"yacht/api.py": "<source>", "yacht/core/dice.py": "<source>", …}}.
+// stdout: JSON {"files": {"yacht/__pycache__/api.cpython-312.pyc": "<base64>",
+// "yacht/core/__pycache__/dice.cpython-312.pyc": "<base64>", …}}: for each
 // source, the file importlib reads instead of compiling it (importlib.util.cache_from_source),
 // unchecked-hash pycs (PEP 552: no timestamp, the source's hash inside; the import does not
 // compare it with the source, which ships beside it in the same wheel). Docstrings are left out

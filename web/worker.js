@@ -11,9 +11,9 @@
 // (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
 // (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
 // simulated opponent: yacht.api.opponent_query), time (for the benchmark). Errors are plain objects:
-//   {kind: "position", field, message}  a bad position or game record (yacht.position.
-//                                        PositionError, or its subclass yacht.game.GameError;
-//                                        yacht.position.GoalUnavailable; the message is the CLI's)
+//   {kind: "position", field, message}  a bad position or game record (yacht.core.position.
+//                                        PositionError, or its subclass yacht.play.game.GameError;
+//                                        yacht.core.position.GoalUnavailable; the message is the CLI's)
 //   {kind: "load", step, message, details}  something the advisor needs did not load (a
 //                                        table of another variant than asked for included);
 //                                        message names the file, details is the runtime's
@@ -153,15 +153,15 @@ const advisor = (async () => {
     return {
       pyodide,
       api,
-      table: pyodide.pyimport("yacht.table"),
-      PositionError: pyodide.pyimport("yacht.position").PositionError,
+      table: pyodide.pyimport("yacht.core.table"),
+      PositionError: pyodide.pyimport("yacht.core.position").PositionError,
       TableMissing: pyodide.pyimport("yacht.api").TableMissing,
       SpreadMissing: pyodide.pyimport("yacht.api").SpreadMissing,
       ReachMissing: pyodide.pyimport("yacht.api").ReachMissing,
-      GoalUnavailable: pyodide.pyimport("yacht.position").GoalUnavailable,
+      GoalUnavailable: pyodide.pyimport("yacht.core.position").GoalUnavailable,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
-      tables: pyodide.pyimport("yacht.api").Tables(), // variant -> yacht.table.Table, and .spreads
+      tables: pyodide.pyimport("yacht.api").Tables(), // variant -> yacht.core.table.Table, and .spreads
     };
   });
 })();

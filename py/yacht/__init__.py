@@ -1,16 +1,21 @@
 """Exact expected-score advice for Yacht (Clubhouse Games: 51 Worldwide Classics).
 
-A pure package: NumPy is its only dependency and nothing in it reads files,
-the network or the clock. The same code runs on CPython and in Pyodide.
+NumPy is the package's only dependency; the same code runs on CPython and in Pyodide. Its
+folders are its layers, listed here in import order: a module imports from its own layer and
+the layers listed before it, never from a later one (those inside functions included):
 
-Modules:
-    categories  the 12 categories, their order and names
-    dice        the 252 rolls, the 462 keeps and the reroll operators
-    rules       scoring per variant (``official`` and ``strict``)
-    solver      backward induction for Ẽ(mask, ν)
-    table       the compact on-disk table of Ẽ (encode / decode)
-    position    the position format (the page's URL query)
-    advisor     ranked options for one position
+    core/      the game and its exact expected-score advice: categories, dice, rules, states,
+               solver, table (the Ẽ file format), policy, position, advisor
+    chances/   distributions and chances: of the final score, of winning against an opponent's
+               sheet, of reaching a score (outcome, winning, spread, reach, reach_table,
+               simulate, reach_play, goal)
+    play/      whole games: game (the record format), practice_dice, practice, review, duel
+    loader     the edges, in this folder: ``loader`` reads the table files (the package's only
+    api        I/O below the command line), ``api`` turns a query into the JSON-ready answer
+               for the browser worker and the command line
+    cli/       the command line, ``python -m yacht`` (``__main__``)
+
+Nothing in core/, chances/ or play/ reads files, the network or the clock.
 """
 
 __version__ = "0.1.0"

@@ -1,7 +1,7 @@
-"""Entry point: ``python -m yacht`` (see ``yacht.cli``)."""
+"""Entry point: ``python -m yacht`` (see ``yacht.cli.main``)."""
 
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

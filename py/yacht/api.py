@@ -62,10 +62,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .advisor import advise
+from .core.advisor import advise
+from .core.position import Position, PositionError, check_turn_order, format_query, parse_query
+from .core.table import Table
 from .loader import ReachMissing, SpreadMissing, TableMissing, Tables
-from .position import Position, PositionError, check_turn_order, format_query, parse_query
-from .table import Table
 
 __all__ = [
     "ReachMissing",
@@ -80,8 +80,8 @@ __all__ = [
     "review_query",
 ]
 
-# The goal (yacht.goal and the modules it uses), the game records (yacht.game) and the review
-# (yacht.review) are imported where first used: the page's first answer, a position without a
+# The goal (yacht.chances.goal and the modules it uses), the game records (yacht.play.game) and the review
+# (yacht.play.review) are imported where first used: the page's first answer, a position without a
 # goal, needs none of them, and the worker starts without them.
 
 
@@ -105,7 +105,7 @@ def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
-        from .goal import goal_advice
+        from .chances.goal import goal_advice
 
         spread, reach = _loaders(tables, variant)
         result = goal_advice(position, _tilde(tables, variant), result, spread, reach=reach)
@@ -141,13 +141,13 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
     to 4 free categories; with ``t=`` and the reach chunks, up to ``reach_play.REACH_PLAY_FREE``,
     ``reach_play.reach_play_distribution``: simulated), else the best average's
     (``goal.distribution``)."""
-    from .goal import _free, distribution, goal_distribution
+    from .chances.goal import _free, distribution, goal_distribution
 
     tilde = _tilde(tables, position.variant.name)
     found = goal_distribution(position, tilde)
     _, reach = _loaders(tables, position.variant.name)
     if found is None and position.target is not None and reach is not None and not position.is_over:
-        from .reach_play import REACH_PLAY_FREE, reach_play_distribution
+        from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
 
         if _free(position.sheet) <= REACH_PLAY_FREE:
             found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
@@ -156,8 +156,8 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
 
 def _game(query: str, tables: Mapping[str, Table]):
     """The record of a query, a practice record's opponent checked (``practice.check_opponent``)."""
-    from .game import parse_game
-    from .practice import check_opponent
+    from .play.game import parse_game
+    from .play.practice import check_opponent
 
     game = parse_game(query)
     if game.practice is not None:
@@ -166,7 +166,7 @@ def _game(query: str, tables: Mapping[str, Table]):
 
 
 def game_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import format_game, replay
+    from .play.game import format_game, replay
 
     game = _game(query, tables)
     _, end = replay(game)
@@ -180,15 +180,15 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     }
     if end.is_over and end.opponent is not None and None in end.opponent:
         # My sheet is full, the rival's last turn is to come: the chance of winning as it goes.
-        from .goal import last_turns_chance
+        from .chances.goal import last_turns_chance
 
         answer["chance"] = last_turns_chance(end, _tilde(tables, game.variant.name))
     return answer
 
 
 def review_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import format_game, replay
-    from .review import review
+    from .play.game import format_game, replay
+    from .play.review import review
 
     game = _game(query, tables)
     variant = game.variant.name
@@ -202,8 +202,8 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 
 def grade_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import format_game, replay
-    from .review import grade_last
+    from .play.game import format_game, replay
+    from .play.review import grade_last
 
     game = _game(query, tables)
     variant = game.variant.name
@@ -218,9 +218,9 @@ def grade_query(query: str, tables: Mapping[str, Table]) -> dict:
 
 
 def opponent_query(query: str, tables: Mapping[str, Table]) -> dict:
-    from .game import GameError, format_game
-    from .practice import opponent_game
-    from .practice_dice import format_seed
+    from .play.game import GameError, format_game
+    from .play.practice import opponent_game
+    from .play.practice_dice import format_seed
 
     game = _game(query, tables)
     if game.practice is None:

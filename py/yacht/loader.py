@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from .table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+from .core.table import Table, TableError, decode, decode_spread, file_name, spread_file_name
 
 if TYPE_CHECKING:
-    from .reach_table import Chunk
+    from .chances.reach_table import Chunk
 
 # reach_table (and the outcome, policy and reach modules it imports) is imported where a chunk is
 # first named or read: the page's first answer needs none, and its start-up waits on every import.
@@ -57,7 +57,7 @@ class ReachMissing(LookupError):
         self.variant = variant
         self.quantities = quantities
         self.masks = masks
-        from .reach_table import chunk_name
+        from .chances.reach_table import chunk_name
 
         self.names = [chunk_name(m) for m in masks]
 
@@ -96,7 +96,7 @@ class Tables(dict[str, Table]):
         missing = [(q, m) for q, masks in wanted.items() for m in masks if (variant, q, m) not in self.chunks]
         if missing and self.folder is None:
             raise ReachMissing(variant, [q for q, _ in missing], [m for _, m in missing])
-        from .reach_table import chunk_name, folder_name
+        from .chances.reach_table import chunk_name, folder_name
 
         for quantity, mask in missing:
             path = self.folder / folder_name(variant, quantity) / chunk_name(mask)
@@ -111,7 +111,7 @@ class Tables(dict[str, Table]):
     def add_chunk(self, variant: str, mask: int, data: bytes, quantity: str = "reach", source: str = "") -> None:
         """Decode (``reach_table.decode_chunk``, ``TableError`` if damaged) and keep a chunk
         file's bytes: how a caller without a folder fills ``chunks``."""
-        from .reach_table import chunk_name, decode_chunk
+        from .chances.reach_table import chunk_name, decode_chunk
 
         source = source or f"the {variant} {quantity} chunk {chunk_name(mask)}"
         chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity, source=source)

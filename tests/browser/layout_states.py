@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 
 from yacht.api import advise_query, game_query
+from yacht.core.position import format_query
+from yacht.core.rules import VARIANTS
 from yacht.loader import Tables
-from yacht.position import format_query
-from yacht.practice import Practice
-from yacht.rules import VARIANTS
+from yacht.play.practice import Practice
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import NAMES_EN
+from yacht.core.categories import NAMES_EN
 
 TOLERANCE = 1e-4
 TIE = 1e-9

@@ -7,11 +7,11 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.advisor import sheet_state
 from yacht.api import distribution_query, review_query
-from yacht.game import parse_game, replay
-from yacht.position import format_query, parse_query
-from yacht.reach_table import chunk_name, chunks_for, folder_name
+from yacht.chances.reach_table import chunk_name, chunks_for, folder_name
+from yacht.core.advisor import sheet_state
+from yacht.core.position import format_query, parse_query
+from yacht.play.game import parse_game, replay
 
 from .conftest import PUBLIC
 from .page_helpers import TOLERANCE, control, open_page, set_opponent_cell, url_query, visit, wait_for_advice

@@ -10,8 +10,8 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.game import GameError, parse_game
-from yacht.position import PositionError, parse_query
+from yacht.core.position import PositionError, parse_query
+from yacht.play.game import GameError, parse_game
 
 from .page_helpers import cell, control, open_page, url_query, visit, wait_for_advice
 from .test_play import RECORD

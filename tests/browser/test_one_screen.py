@@ -10,9 +10,9 @@ import random
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import N_CATEGORIES
-from yacht.position import Position, format_query
-from yacht.rules import OFFICIAL, STRICT, possible_scores
+from yacht.core.categories import N_CATEGORIES
+from yacht.core.position import Position, format_query
+from yacht.core.rules import OFFICIAL, STRICT, possible_scores
 
 from .page_helpers import open_page, visit
 from .test_phone import no_clashes

@@ -11,10 +11,10 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import N_CATEGORIES, NAMES_JA
-from yacht.dice import roll_index
-from yacht.position import PositionError, parse_query
-from yacht.rules import VARIANTS, possible_scores, score_table
+from yacht.core.categories import N_CATEGORIES, NAMES_JA
+from yacht.core.dice import roll_index
+from yacht.core.position import PositionError, parse_query
+from yacht.core.rules import VARIANTS, possible_scores, score_table
 
 from .page_helpers import (
     assert_same_advice,

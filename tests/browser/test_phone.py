@@ -8,8 +8,8 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import NAMES_EN, NAMES_JA
-from yacht.position import parse_query
+from yacht.core.categories import NAMES_EN, NAMES_JA
+from yacht.core.position import parse_query
 
 from .page_helpers import (
     TIE,

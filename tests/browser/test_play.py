@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
-from yacht.categories import N_CATEGORIES, NAMES_EN
-from yacht.dice import roll_index
-from yacht.game import CATEGORY_LETTERS, GameError, parse_game, replay
-from yacht.rules import VARIANTS, score_table
+from yacht.core.categories import N_CATEGORIES, NAMES_EN
+from yacht.core.dice import roll_index
+from yacht.core.rules import VARIANTS, score_table
+from yacht.play.game import CATEGORY_LETTERS, GameError, parse_game, replay
 
 from .page_helpers import (
     assert_same_advice,

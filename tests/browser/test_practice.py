@@ -15,11 +15,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from strategies import advisor_practice
 from yacht.api import review_query
-from yacht.categories import NAMES_EN
-from yacht.dice import roll_index
-from yacht.game import parse_game
-from yacht.practice_dice import ME, practice_roll
-from yacht.rules import VARIANTS, score_table
+from yacht.core.categories import NAMES_EN
+from yacht.core.dice import roll_index
+from yacht.core.rules import VARIANTS, score_table
+from yacht.play.game import parse_game
+from yacht.play.practice_dice import ME, practice_roll
 
 from .conftest import ARTIFACTS, new_context
 from .page_helpers import open_page, url_query

@@ -1,7 +1,7 @@
 """Whole games against a rival, played by tapping as a player at the table does: New game (I
 start, or they start), each roll's dice tapped on the keypad, the verdict's button followed at
 every decision, the rival's turns tapped into their column. At the end the verdict's place says
-who won, in words, with the totals of yacht.review's result; the review marks every decision
+who won, in words, with the totals of yacht.play.review's result; the review marks every decision
 best, graded as ``python -m yacht review --json`` grades the same record."""
 
 import numpy as np

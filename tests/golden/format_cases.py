@@ -1,6 +1,6 @@
 """Golden cases of the position and game formats, generated from the Python package.
 
-The page keeps JavaScript copies of what ``yacht.position`` and ``yacht.game`` define (reading a
+The page keeps JavaScript copies of what ``yacht.core.position`` and ``yacht.play.game`` define (reading a
 link at once, writing the URL on every change: ``web/app/formats.js``), and names the part at
 fault of a bad link from the package's messages (``web/app/view-error.js``). These cases tie
 them together: ``tests/browser/test_formats.py`` runs the page's code on them, and
@@ -14,18 +14,18 @@ The cases (a fixed seed: byte-identical from run to run):
 - ``positions``: ``{query, canonical}``: a valid position query, in varied spellings (order of
   the parameters, ``v=official`` spelled out, no ``s``, dice with ``r=0``, an opponent's sheet
   ``o`` or a score to reach ``t``), and
-  ``yacht.position.format_query`` of it;
+  ``yacht.core.position.format_query`` of it;
 - ``games``: ``{query, canonical}``: a legal game record (random play from a random sheet; then
   some with an opponent's record, ``o`` and ``oh``, and the last ones with a score to reach
   ``t``, in varied spellings) and
-  ``yacht.game.format_game`` of it;
+  ``yacht.play.game.format_game`` of it;
 - ``games`` also holds practice records (``p``: the seed's dice, random keeps and categories, half
   with an opponent's record);
-- ``practice_dice``: ``{seed, player, turn, roll, faces}``: ``yacht.practice_dice.faces`` for
+- ``practice_dice``: ``{seed, player, turn, roll, faces}``: ``yacht.play.practice_dice.faces`` for
   random seeds (their text), players, turns and rolls;
-- ``bad_games``: ``{query, field, message}``: records ``yacht.game.parse_game`` or ``replay``
+- ``bad_games``: ``{query, field, message}``: records ``yacht.play.game.parse_game`` or ``replay``
   rejects, with the field and message of the ``GameError``;
-- ``bad_positions``: ``{query, field, message}``: queries ``yacht.position.parse_query``
+- ``bad_positions``: ``{query, field, message}``: queries ``yacht.core.position.parse_query``
   rejects.
 """
 
@@ -39,12 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.categories import N_CATEGORIES  # noqa: E402
-from yacht.dice import roll_index  # noqa: E402
-from yacht.game import Game, GameError, Turn, format_game, parse_game, replay  # noqa: E402
-from yacht.position import PositionError, format_query, parse_query  # noqa: E402
-from yacht.practice_dice import ME, SEED_LIMIT, faces, format_seed, practice_roll  # noqa: E402
-from yacht.rules import VARIANTS, possible_scores, score_table  # noqa: E402
+from yacht.core.categories import N_CATEGORIES  # noqa: E402
+from yacht.core.dice import roll_index  # noqa: E402
+from yacht.core.position import PositionError, format_query, parse_query  # noqa: E402
+from yacht.core.rules import VARIANTS, possible_scores, score_table  # noqa: E402
+from yacht.play.game import Game, GameError, Turn, format_game, parse_game, replay  # noqa: E402
+from yacht.play.practice_dice import ME, SEED_LIMIT, faces, format_seed, practice_roll  # noqa: E402
 
 CASES = Path(__file__).with_name("format_cases.json")
 SEED = 20261123

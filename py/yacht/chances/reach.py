@@ -43,8 +43,8 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
-from .categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
-from .dice import (
+from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
+from ..core.dice import (
     CHILD,
     N_DICE,
     N_FACES,
@@ -55,11 +55,11 @@ from .dice import (
     ROLL_PROBABILITY,
     SIZE_OFFSETS,
 )
+from ..core.policy import Policy, expected_policy
+from ..core.rules import Variant, score_table
+from ..core.solver import best_upper, turn_start
+from ..core.states import N_MASKS, N_NU, REACHABLE
 from .outcome import canonical_nu, max_future
-from .policy import Policy, expected_policy
-from .rules import Variant, score_table
-from .solver import best_upper, turn_start
-from .states import N_MASKS, N_NU, REACHABLE
 
 BLOCK: Final = 1024
 """Columns (ν, k) solved at once: (462, 1024) float64 blocks (3.8 MB); fewer, longer NumPy calls

@@ -65,10 +65,10 @@ Every bad record raises ``GameError`` naming the turn and what is wrong.
 from dataclasses import dataclass, field
 from typing import Final
 
-from .categories import N_CATEGORIES, NAMES_EN
-from .dice import N_DICE, roll_index
-from .position import PARAMETERS as POSITION_PARAMETERS
-from .position import (
+from ..core.categories import N_CATEGORIES, NAMES_EN
+from ..core.dice import N_DICE, roll_index
+from ..core.position import PARAMETERS as POSITION_PARAMETERS
+from ..core.position import (
     Position,
     PositionError,
     check_turn_order,
@@ -78,8 +78,8 @@ from .position import (
     ranges,
     split_query,
 )
+from ..core.rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 from .practice_dice import ME, SeedError, faces, format_seed, parse_seed
-from .rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
 MAX_ROLLS: Final = 3

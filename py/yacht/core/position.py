@@ -47,7 +47,7 @@ class GoalUnavailable(ValueError):
     """The goal's values cannot be computed for this position (outside the exact
     range, with no approximation available). ``field``: the parameter concerned.
     Defined here, beside ``PositionError``, so that what answers queries can name it
-    without importing the goal's modules (``yacht.goal`` raises it)."""
+    without importing the goal's modules (``yacht.chances.goal`` raises it)."""
 
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")

@@ -35,14 +35,14 @@ from typing import Final
 
 import numpy as np
 
-from .categories import N_CATEGORIES
-from .dice import N_ROLLS
-from .goal import EXACT_FREE, Reach, calibrated, goal_after, opponent_law
-from .outcome import Distribution, max_future
-from .policy import Policy, first_best_keep
-from .rules import Variant, score_table
-from .simulate import expected_policies, play_turns
-from .winning import root_turns, win_payoff
+from ..chances.goal import EXACT_FREE, Reach, calibrated, goal_after, opponent_law
+from ..chances.outcome import Distribution, max_future
+from ..chances.simulate import expected_policies, play_turns
+from ..chances.winning import root_turns, win_payoff
+from ..core.categories import N_CATEGORIES
+from ..core.dice import N_ROLLS
+from ..core.policy import Policy, first_best_keep
+from ..core.rules import Variant, score_table
 
 BLOCK_GAMES: Final = 2048
 """Games played in lockstep at once (memory: about 20 MB of policy arrays)."""

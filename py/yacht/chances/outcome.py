@@ -25,8 +25,8 @@ from typing import Final
 
 import numpy as np
 
-from .categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER, UPPER_MASK
-from .dice import (
+from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER, UPPER_MASK
+from ..core.dice import (
     N_KEEPS,
     N_ROLLS,
     ROLL_OFFSET,
@@ -36,9 +36,9 @@ from .dice import (
     reroll_expectation,
     roll_index,
 )
-from .policy import Policy, expected_policy, successor
-from .rules import VARIANTS, Variant, score_table
-from .states import N_MASKS
+from ..core.policy import Policy, expected_policy, successor
+from ..core.rules import VARIANTS, Variant, score_table
+from ..core.states import N_MASKS
 
 EXACT_FREE: Final = 6
 """The most free categories for which distributions are computed exactly on request."""

@@ -40,15 +40,15 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import advise, sheet_state
-from .categories import FULL_MASK, N_CATEGORIES
-from .dice import roll_index
+from ..core.advisor import advise, sheet_state
+from ..core.categories import FULL_MASK, N_CATEGORIES
+from ..core.dice import roll_index
+from ..core.policy import successor
+from ..core.position import GoalUnavailable, Position
+from ..core.rules import Variant, score_table
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
-from .policy import successor
-from .position import GoalUnavailable, Position
 from .reach_table import Chunk, chunk_of, chunks_for
-from .rules import Variant, score_table
 from .simulate import ByteDice, expected_play
 from .winning import (
     EXACT_FREE,

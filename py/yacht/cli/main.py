@@ -4,7 +4,7 @@
     python -m yacht advise - [--json]          # one query per line on stdin
     python -m yacht review GAME [--json]       # grade every decision of a game record
                                                # (with o=/oh=: also by the chance of winning)
-    python -m yacht practice [--seed S] ...    # a practice game, choices on stdin (cli_practice)
+    python -m yacht practice [--seed S] ...    # a practice game, choices on stdin (cli.practice)
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
 ``public/tables`` of this checkout, or ``$YACHT_TABLES``). Bad input: a
@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from .api import advise_query, review_query
-from .categories import N_CATEGORIES, NAMES_EN
-from .cli_practice import add_parser as add_practice_parser
-from .cli_practice import run_practice
-from .goal import APPROXIMATION
-from .loader import DEFAULT_TABLES, Tables
-from .position import PositionError
-from .table import TableError
+from ..api import advise_query, review_query
+from ..chances.goal import APPROXIMATION
+from ..core.categories import N_CATEGORIES, NAMES_EN
+from ..core.position import PositionError
+from ..core.table import TableError
+from ..loader import DEFAULT_TABLES, Tables
+from .practice import add_parser as add_practice_parser
+from .practice import run_practice
 
 if TYPE_CHECKING:
-    from .duel import DuelResult
+    from ..play.duel import DuelResult
 
 
 def _fmt_keep(keep: list[int]) -> str:
@@ -181,7 +181,7 @@ MEASURE_WORDS: Final = {
     "win": "percentage points of the chance of winning (what the advice played for)",
     "reach": "percentage points of the chance of reaching the target (what the advice played for)",
 }
-"""The unit of a review's losses, by ``yacht.review.MEASURES``."""
+"""The unit of a review's losses, by ``yacht.play.review.MEASURES``."""
 
 
 def render_result(result: dict) -> str:
@@ -346,7 +346,7 @@ def render_duel(variant_name: str, result: "DuelResult", cpu: float, wall: float
     rates averaged; half-width: the seats' half-widths combined, √(h₁² + h₂²)/2), and the
     calibration in ten bins, and its drift by turn (``duel.drift``). ``cpu``, ``wall``: seconds
     spent playing."""
-    from .duel import calibration, drift, win_rate
+    from ..play.duel import calibration, drift, win_rate
 
     games = len(result.result)
     lines = [
@@ -399,9 +399,9 @@ def run_duel(args: argparse.Namespace) -> int:
     """``python -m yacht duel``: play and print the figures per variant (``render_duel``)."""
     import time
 
-    from .duel import duel
-    from .goal import EXACT_FREE
-    from .rules import VARIANTS
+    from ..chances.goal import EXACT_FREE
+    from ..core.rules import VARIANTS
+    from ..play.duel import duel
 
     tables = Tables(args.tables)
     exact_free = EXACT_FREE if args.exact_free is None else args.exact_free

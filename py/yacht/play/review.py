@@ -39,10 +39,10 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import Option, advise, sheet_state
+from ..chances.goal import APPROXIMATION, GoalTurn, Reach, chunks_needed, goal_advice, solve_turn
+from ..core.advisor import Option, advise, sheet_state
+from ..core.position import Position, format_query
 from .game import Game, Step, replay
-from .goal import APPROXIMATION, GoalTurn, Reach, chunks_needed, goal_advice, solve_turn
-from .position import Position, format_query
 
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""

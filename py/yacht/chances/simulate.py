@@ -16,10 +16,10 @@ from typing import Final
 
 import numpy as np
 
-from .categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_UPPER
-from .dice import KEEP_COUNTS, KEEP_SIZE, N_DICE, N_FACES, ROLL_COUNTS, ROLL_OFFSET
-from .policy import Policy, expected_policy
-from .rules import Variant, score_table
+from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_UPPER
+from ..core.dice import KEEP_COUNTS, KEEP_SIZE, N_DICE, N_FACES, ROLL_COUNTS, ROLL_OFFSET
+from ..core.policy import Policy, expected_policy
+from ..core.rules import Variant, score_table
 
 _POWERS: Final = N_FACES ** np.arange(N_FACES)
 _ROLL_OF_CODE: Final = np.full(N_FACES**N_FACES, -1, dtype=np.intp)

@@ -31,15 +31,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .api import grade_query, review_query
-from .categories import NAMES_EN
-from .dice import roll_index
-from .game import CATEGORY_LETTERS
-from .loader import Tables
-from .practice import Practice
-from .practice_dice import SeedError, format_seed, parse_seed, random_seed
-from .review import LOSS_BINS
-from .rules import VARIANTS, score_table
+from ..api import grade_query, review_query
+from ..core.categories import NAMES_EN
+from ..core.dice import roll_index
+from ..core.rules import VARIANTS, score_table
+from ..loader import Tables
+from ..play.game import CATEGORY_LETTERS
+from ..play.practice import Practice
+from ..play.practice_dice import SeedError, format_seed, parse_seed, random_seed
+from ..play.review import LOSS_BINS
 
 BIN_TEXT = {"optimal": "optimal", "below_0.1": "< 0.1", "0.1_to_1": "0.1–1", "1_to_5": "1–5", "above_5": "> 5"}
 """How the summary names the ``review.LOSS_BINS``."""

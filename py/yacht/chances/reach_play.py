@@ -25,14 +25,14 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import sheet_state
-from .categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
-from .dice import N_ROLLS, roll_index
+from ..core.advisor import sheet_state
+from ..core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
+from ..core.dice import N_ROLLS, roll_index
+from ..core.policy import Policy, first_best_keep, successor
+from ..core.position import Position
+from ..core.rules import Variant, score_table
 from .outcome import Distribution, max_future
-from .policy import Policy, first_best_keep, successor
-from .position import Position
 from .reach_table import Chunk, chunk_of
-from .rules import Variant, score_table
 from .simulate import ByteDice, play_turns
 from .winning import play_goal_turn
 

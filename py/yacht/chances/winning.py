@@ -36,8 +36,8 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
-from .categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
-from .dice import (
+from ..core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
+from ..core.dice import (
     KEEP_DICE,
     N_KEEPS,
     N_ROLLS,
@@ -49,8 +49,8 @@ from .dice import (
     roll_index,
     subkeeps,
 )
+from ..core.rules import Variant, score_table
 from .outcome import Distribution, Turn, key, max_future, reachable_levels, successor_rows
-from .rules import Variant, score_table
 
 EXACT_FREE: Final = 4
 """The most free categories (mine) for which the win and reach values are computed on request."""

@@ -41,12 +41,12 @@ from typing import Final
 
 import numpy as np
 
-from .categories import FULL_MASK, N_CATEGORIES
+from ..core.categories import FULL_MASK, N_CATEGORIES
+from ..core.rules import VARIANTS, Variant
+from ..core.states import N_NU
+from ..core.table import TableError, container, inflate, open_container, read_header
 from .outcome import canonical_nu, max_future
 from .reach import canonical_states
-from .rules import VARIANTS, Variant
-from .states import N_NU
-from .table import TableError, container, inflate, open_container, read_header
 
 MAGIC: Final = b"\x89YREACH\n"
 VERSION: Final = (1, 0)

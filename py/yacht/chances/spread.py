@@ -13,10 +13,10 @@ exact range. The play is ``policy.expected_policy`` on the float64 Ẽ.
 
 import numpy as np
 
+from ..core.policy import expected_policy, successor
+from ..core.solver import CHUNK
+from ..core.states import N_MASKS, N_NU, states_with_filled
 from .outcome import play_turn
-from .policy import expected_policy, successor
-from .solver import CHUNK
-from .states import N_MASKS, N_NU, states_with_filled
 
 
 def empty_moments() -> np.ndarray:

@@ -22,7 +22,7 @@ these by the golden cases (``tests/golden/format_cases.py``).
 import os
 from typing import Final
 
-from .dice import N_DICE
+from ..core.dice import N_DICE
 
 SEED_DIGITS: Final = "0123456789abcdefghijklmnopqrstuvwxyz"
 SEED_LENGTH: Final = 6

@@ -16,13 +16,13 @@ from typing import Final
 
 import numpy as np
 
-from .advisor import advise
-from .categories import N_CATEGORIES, NAMES_EN
-from .dice import N_DICE, roll_index
+from ..core.advisor import advise
+from ..core.categories import N_CATEGORIES, NAMES_EN
+from ..core.dice import N_DICE, roll_index
+from ..core.position import Position
+from ..core.rules import Variant, score_table
 from .game import MAX_ROLLS, Game, GameError, Turn, format_game, replay
-from .position import Position
 from .practice_dice import ME, OPPONENT, practice_roll
-from .rules import Variant, score_table
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,9 @@
+"""The play layer: whole games.
+
+``game`` (the game record format, the page's ``h=``: parse, replay, format), ``practice_dice``
+(the seed's dice of a practice game), ``practice`` (the simulated opponent, a game played one
+choice at a time), ``review`` (grading every decision of a record, the loss counts) and ``duel``
+(the win-aware player against the expected-score player, played at scale).
+
+Imports: ``core``, ``chances`` and this layer, never the edges (``loader``, ``api``) or ``cli``.
+"""
