@@ -2,7 +2,8 @@
 
 NumPy is the package's only dependency; the same code runs on CPython and in Pyodide. Its
 folders are its layers, listed here in import order: a module imports from its own layer and
-the layers listed before it, never from a later one (those inside functions included):
+the layers listed before it, never from a later one (``tests/test_package_layers.py`` checks
+every import, those inside functions included):
 
     core/      the game and its exact expected-score advice: categories, dice, rules, states,
                solver, table (the Ẽ file format), policy, position, advisor

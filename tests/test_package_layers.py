@@ -1,0 +1,138 @@
+"""The package's folders are its layers, and every import goes down (or stays in its layer).
+
+In import order (``py/yacht/__init__.py`` says what each holds):
+
+    core  <  chances  <  play  <  the edges (``loader``, ``api``, the package's ``__init__``)  <  cli
+
+A module may import from its own layer and the layers before it, never from a later one. Every
+import counts: at module level, inside functions and under ``if TYPE_CHECKING``, relative or
+absolute. A module outside the known folders and top-level files fails too, so that a new one is
+given its layer here on purpose.
+"""
+
+import ast
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "py" / "yacht"
+LAYERS = ("core", "chances", "play", "edges", "cli")
+"""The layers, lowest first."""
+FOLDERS = {"core": "core", "chances": "chances", "play": "play", "cli": "cli"}
+"""Each sub-package (``yacht.<folder>``) → its layer."""
+TOP_LEVEL = {"__init__": "edges", "loader": "edges", "api": "edges", "__main__": "cli"}
+"""Each module directly in ``py/yacht`` → its layer (``yacht`` itself is its ``__init__``)."""
+
+
+class Violation(NamedTuple):
+    where: str  # py/yacht/…/x.py:line
+    statement: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.statement}  # {self.message}"
+
+
+def module_name(path: Path) -> str:
+    """``py/yacht/core/dice.py`` → ``yacht.core.dice``; a package's ``__init__.py`` → the package."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of ``module`` (dotted, ``yacht…``), or None if it is in none."""
+    parts = module.split(".")
+    if parts[0] != "yacht":
+        return None
+    if len(parts) == 1:
+        return TOP_LEVEL["__init__"]
+    if parts[1] in FOLDERS:
+        return FOLDERS[parts[1]]
+    return TOP_LEVEL.get(parts[1]) if len(parts) == 2 else None
+
+
+def imported_modules(node: ast.AST, importer: str, is_package: bool) -> list[str]:
+    """The ``yacht`` modules an import statement ``node`` of module ``importer`` names (dotted)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names if alias.name.split(".")[0] == "yacht"]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level == 0:
+        if not node.module or node.module.split(".")[0] != "yacht":
+            return []
+        base = node.module.split(".")
+    else:
+        package = importer.split(".") if is_package else importer.split(".")[:-1]
+        base = package[: len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+    if node.module:
+        return [".".join(base)]
+    # ``from . import x``: x is a submodule, or a name of the package itself
+    return [".".join([*base, alias.name]) for alias in node.names]
+
+
+def violations(path: Path, source: str | None = None) -> list[Violation]:
+    """Every import of the module at ``path`` (its text: ``source``, else the file's) that goes up
+    a layer, or that names a module outside the layers; the module itself outside them too."""
+    importer = module_name(path)
+    where = path.relative_to(ROOT).as_posix()
+    own = layer_of(importer)
+    if own is None:
+        return [Violation(where, "", "a module outside the layers: give it one (py/yacht/__init__.py, this test)")]
+    source = path.read_text() if source is None else source
+    found = []
+    for node in ast.walk(ast.parse(source, where)):
+        for target in imported_modules(node, importer, path.name == "__init__.py"):
+            layer = layer_of(target)
+            if layer is None:
+                message = f"{target} is in no layer"
+            elif LAYERS.index(layer) > LAYERS.index(own):
+                message = f"{own} imports {target}, of the later layer {layer}"
+            else:
+                continue
+            found.append(Violation(f"{where}:{node.lineno}", ast.get_source_segment(source, node) or "", message))
+    return found
+
+
+def package_modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_import_goes_down_the_layers():
+    modules = package_modules()
+    assert len(modules) > 30
+    found = [str(v) for path in modules for v in violations(path)]
+    assert not found, "imports from a later layer (or outside the layers):\n" + "\n".join(found)
+
+
+def test_every_folder_is_a_layer_that_says_what_it_holds_and_may_import():
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(FOLDERS)
+    for folder in folders:
+        doc = ast.get_docstring(ast.parse((PACKAGE / folder / "__init__.py").read_text()))
+        assert doc and "Imports:" in doc, f"py/yacht/{folder}/__init__.py: a docstring with what it may import"
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top == set(TOP_LEVEL)
+
+
+def test_the_check_names_an_upward_import_with_its_file_and_line():
+    advisor = PACKAGE / "core" / "advisor.py"
+    source = "import numpy as np\n\n\ndef f():\n    from ..chances.goal import goal_advice\n    return goal_advice\n"
+    (found,) = violations(advisor, source)
+    assert str(found) == (
+        "py/yacht/core/advisor.py:5: from ..chances.goal import goal_advice"
+        "  # core imports yacht.chances.goal, of the later layer chances"
+    )
+    assert [v.message for v in violations(advisor, "from yacht.api import advise_query\n")] == [
+        "core imports yacht.api, of the later layer edges"
+    ]
+    assert [v.message for v in violations(advisor, "import yacht.cli.main\n")] == [
+        "core imports yacht.cli.main, of the later layer cli"
+    ]
+    assert [v.message for v in violations(advisor, "from .. import play\n")] == [
+        "core imports yacht.play, of the later layer play"
+    ]
+    assert violations(PACKAGE / "play" / "review.py", "from ..chances.goal import APPROXIMATION\n") == []
+    assert violations(PACKAGE / "api.py", "from .loader import Tables\nfrom .play.game import replay\n") == []
+    assert [v.message for v in violations(PACKAGE / "api.py", "from .cli.main import main\n")] == [
+        "edges imports yacht.cli.main, of the later layer cli"
+    ]
