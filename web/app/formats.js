@@ -5,10 +5,10 @@ import { defaultVariant, knownVariant, nCategories, pointsOf, possible } from ".
 export const CATEGORY_LETTERS = "abcdefghijkl";
 // The position -------------------------------------------------------------------------------
 
-/** The position shown: the names are those of yacht.position.Position. In a game it is the
+/** The position shown: the names are those of yacht.core.position.Position. In a game it is the
  * game's current position (the dice being entered included), derived by sync(). */
 
-/** The query of the position, as yacht.position.format_query writes it.
+/** The query of the position, as yacht.core.position.format_query writes it.
  * Dice still being entered (fewer than five) are not part of the position: r=0 then.
  * `opponent`: the opponent's sheet (o=) or null; `target`: a score to reach (t=) or null. */
 export function formatQuery({ sheet, dice, roll, variant, opponent = null, target = null }) {
@@ -59,7 +59,7 @@ export function readQuery(query) {
 
 // The game record ------------------------------------------------------------------------------
 //
-// game = {sheet, firstRoll, variant, turns, opponent, target, practice, keep}: as yacht.game.Game
+// game = {sheet, firstRoll, variant, turns, opponent, target, practice, keep}: as yacht.play.game.Game
 // (the start sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}, the
 // opponent {sheet: theirs at the start, turns: [{category, points}]} or null/absent: none
 // recorded, the score to reach or null/absent: none, a practice game's seed or null/absent), plus
@@ -81,10 +81,10 @@ export function formatTurn(turn) {
 
 const formatSheet = (sheet) => sheet.map((v) => v ?? "").join(",");
 
-/** The `oh` value of the opponent's turns, as yacht.game.format_opponent_turns writes it. */
+/** The `oh` value of the opponent's turns, as yacht.play.game.format_opponent_turns writes it. */
 export const formatOpponentTurns = (turns) => turns.map((t) => CATEGORY_LETTERS[t.category] + t.points).join("");
 
-/** The canonical query of a game, as yacht.game.format_game writes it (the waiting keep is not part of it). */
+/** The canonical query of a game, as yacht.play.game.format_game writes it (the waiting keep is not part of it). */
 export function formatGame(g) {
   const parts = [];
   const opponent = g.opponent ?? null;
@@ -132,14 +132,14 @@ export function parseGame(query) {
   return legalGame(g) ? g : null;
 }
 
-/** Whether a practice record starts as one (yacht.game._parse_practice): a seed, empty sheets,
+/** Whether a practice record starts as one (yacht.play.game._parse_practice): a seed, empty sheets,
  * roll 1, no score to reach. */
 function practiceStart(seed, sheet, r, opponent, hasTarget) {
   const empty = (s) => s.every((v) => v === null);
   return seed !== null && empty(sheet) && r === "1" && !hasTarget && (opponent === null || empty(opponent.sheet));
 }
 
-/** Whether the rolls of my turn `number` hold the practice's dice (yacht.game._check_practice_dice):
+/** Whether the rolls of my turn `number` hold the practice's dice (yacht.play.game._check_practice_dice):
  * the kept ones and the first faces of each roll, as multisets. */
 export function practiceDiceFit(seed, number, turn) {
   const sorted = (dice) => [...dice].sort().join("");
@@ -153,7 +153,7 @@ export function practiceDiceFit(seed, number, turn) {
 const filledCount = (sheet) => sheet.filter((v) => v !== null).length;
 
 /** The opponent of a game query: null without `o` and `oh`, undefined when they cannot be read
- * (yacht.game.parse_game: their sheet, the turn order at the start, each turn's points). */
+ * (yacht.play.game.parse_game: their sheet, the turn order at the start, each turn's points). */
 function readOpponent(params, variant, mine) {
   if (!params.has("o") && !params.has("oh")) return null;
   const sheet = params.has("o") ? readSheet(params.get("o"), variant, false) : Array(nCategories()).fill(null);
@@ -167,7 +167,7 @@ function readOpponent(params, variant, mine) {
   return turns.every((t) => possible(variant, t.category).includes(t.points)) ? { sheet, turns } : undefined;
 }
 
-/** How many categories the opponent may have filled at my turn (yacht.position.check_turn_order):
+/** How many categories the opponent may have filled at my turn (yacht.core.position.check_turn_order):
  * [if I sit first, if I sit second], i.e. as many as mine or one more; 11 or 12 once mine is full. */
 export function turnOrderCounts(mine) {
   const m = filledCount(mine);
@@ -183,7 +183,7 @@ function seatOf(mine, theirs) {
   return t === first || filledCount(mine) === nCategories() ? 1 : 2;
 }
 
-/** The checks of yacht.game.replay: kept dice in the dice before and after, a category used
+/** The checks of yacht.play.game.replay: kept dice in the dice before and after, a category used
  * once, no turn after the sheet is full, at most three rolls a turn, only the last turn open;
  * the opponent's turns in the order the record implies (their i-th after my i-th), each in a
  * category of theirs still free. */

@@ -8,7 +8,7 @@
 //
 // The game in progress is also kept on the device after every change (saved.js, games.js).
 // Everything lives in the URL query, rewritten with history.replaceState on every change: a
-// position in the CLI's format (yacht.position: s, d, r, v), or a game record (yacht.game: s, r,
+// position in the CLI's format (yacht.core.position: s, d, r, v), or a game record (yacht.play.game: s, r,
 // v, h) from the moment an option is acted on. A link is checked by Python, so a bad one shows
 // the CLI's message. Text reaches the page only through textContent and attributes, never as HTML.
 

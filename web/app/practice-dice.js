@@ -1,4 +1,4 @@
-// The dice of a practice game, as yacht.practice_dice defines them (held to it by the golden
+// The dice of a practice game, as yacht.play.practice_dice defines them (held to it by the golden
 // cases of tests/golden/format_cases.py): a seed (1–6 characters 0-9a-z, base 36) gives the five
 // faces of every (player, turn, roll); a roll keeps the kept dice and throws the first faces.
 
@@ -23,7 +23,7 @@ export function randomSeed() {
   return ((words[0] % 2 ** 21) * 2 ** 32 + words[1]) % SEED_LIMIT;
 }
 
-/** lowbias32: the 32-bit integer hash of yacht.practice_dice._mix. */
+/** lowbias32: the 32-bit integer hash of yacht.play.practice_dice._mix. */
 function mix(x) {
   x >>>= 0;
   x ^= x >>> 16;

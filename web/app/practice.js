@@ -1,5 +1,5 @@
 // What a practice game's controls do. A practice game is a game record with a seed (store.game
-// .practice; yacht.game's p=): the page rolls the seed's dice (practice-dice.js), the advice is
+// .practice; yacht.play.game's p=): the page rolls the seed's dice (practice-dice.js), the advice is
 // hidden (view-practice.js shows the grade of the last choice instead), the player marks the dice
 // to keep and rolls, or scores a category from the sheet's picker. With an opponent, their turn
 // (the simulated player's, from the worker: yacht.api.opponent_query) is recorded with my score.

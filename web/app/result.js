@@ -1,4 +1,4 @@
-// A finished game's result: who won and both totals (as yacht.review.Result), and its words.
+// A finished game's result: who won and both totals (as yacht.play.review.Result), and its words.
 // Pure: from the two sheets, with the rules' totals (upper bonus included).
 
 import { sheetTotals } from "./rules.js";

@@ -1,4 +1,4 @@
-// Rules (from rules.json, written by the site build from yacht.rules): set once by the page
+// Rules (from rules.json, written by the site build from yacht.core.rules): set once by the page
 // (setRules) when it has loaded; every function reads them from here, not from the store.
 
 import { sortedKey } from "./dice.js";

@@ -1,8 +1,8 @@
 // The one state store: everything the page shows is derived from `store`; every module reads
 // and writes it here, and the views render from it.
 //
-// The position shown is `store.state` (the names of yacht.position.Position). A game played
-// along is `store.game` = {sheet, firstRoll, variant, turns, keep}: as yacht.game.Game (the start
+// The position shown is `store.state` (the names of yacht.core.position.Position). A game played
+// along is `store.game` = {sheet, firstRoll, variant, turns, keep}: as yacht.play.game.Game (the start
 // sheet, the roll of the first dice, the rules, the turns {rolls, keeps, category}), plus `keep`:
 // the dice kept for a reroll whose dice are not entered yet (null when none). `store.entry`: the
 // new dice entered so far for that reroll, or for a new turn's first roll. What the URL cannot
@@ -29,7 +29,7 @@ import { deviceStorage, newGameId, readRecord, saveRecord } from "./saved.js";
 export const store = {
   /** "en" or "ja". */
   language: "en",
-  /** rules.json (written by the site build from yacht.rules); null until it has loaded. */
+  /** rules.json (written by the site build from yacht.core.rules); null until it has loaded. */
   rules: null,
   /** The position shown; in a game, the game's current position (derived by sync()).
    * `opponent` (o=) and `target` (t=): the goal of a position (null: none); in a game, the

@@ -332,7 +332,7 @@ export const formatLoss = (x) => (x <= 0 ? "0.00" : x < 0.005 ? "< 0.01" : `${MI
 /** A loss in percentage points of a chance (x: 0–100): "−1.2"; "0.0" for none, "< 0.1" when it
  * rounds to zero. */
 export const formatChanceLoss = (x) => (x <= 0 ? "0.0" : x < 0.05 ? "< 0.1" : `${MINUS}${x.toFixed(1)}`);
-/** A decision's grade (yacht.review's JSON "grade": {measure, loss}) with its unit: "−0.84 pts",
+/** A decision's grade (yacht.play.review's JSON "grade": {measure, loss}) with its unit: "−0.84 pts",
  * "−1.2 pp" (en), "−0.84点", "−1.2ポイント" (ja). */
 export const formatGrade = (grade) =>
   grade.measure === "score" ? t("lossPoints", formatLoss(grade.loss)) : t("lossChance", formatChanceLoss(grade.loss));

@@ -1,6 +1,6 @@
 // Playing to win: the goal card (best average, beat an opponent whose sheet is entered, or reach
 // a score), and how a goal's answer is ranked and told. With o= the advisor's answer and every
-// option carry "win" and "draw" (ranked by win + draw/2); with t=, "reach" (yacht.goal). The
+// option carry "win" and "draw" (ranked by win + draw/2); with t=, "reach" (yacht.chances.goal). The
 // switch "Chance" / "Average" ranks the same options by that chance or by the expected score.
 // The opponent's sheet is the score card's second column (view-card.js); here, only whether their
 // count of filled categories fits the turn order. The view calls the handlers it is given

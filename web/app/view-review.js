@@ -108,7 +108,7 @@ function aimsDiffer(review) {
   ];
 }
 
-/** The review's score to reach (yacht.review.Chances.target), or null: with an opponent, or none. */
+/** The review's score to reach (yacht.play.review.Chances.target), or null: with an opponent, or none. */
 const targetOf = (review) => review.winning?.target ?? null;
 
 /** "Chance of winning" or "Chance of reaching 200": what the review's chances are of. */
@@ -152,7 +152,7 @@ export function reviewFigures(review) {
   );
 }
 
-/** The decisions counted by loss (yacht.review.LOSS_BINS, as a proficiency test counts them):
+/** The decisions counted by loss (yacht.play.review.LOSS_BINS, as a proficiency test counts them):
  * data-testid="loss-counts", data-counts the review's JSON counts. */
 function lossCounts(review) {
   const names = t("lossBins");
@@ -198,7 +198,7 @@ function practiceLink() {
 }
 
 /** One decision: where, the dice, what was chosen, its grade in the review's measure (what the
- * advice played for: yacht.review's "grade") and, when it was not the best, the best option; with
+ * advice played for: yacht.play.review's "grade") and, when it was not the best, the best option; with
  * a goal, the chance of the option chosen and, where it lost expected score, that loss too
  * (labelled); tap to open it. The item: data-testid = `testid` ("decision", "costly",
  * "aims-differ"), data-best, data-loss (the grade's loss: points, or percentage points of the
