@@ -17,16 +17,23 @@ DUEL_GAMES ?= 1000
 
 NODE_BIN := node_modules/.bin
 
-.PHONY: serve test bench tables site advise lint chromium clean
+.PHONY: serve test test-slow bench tables site advise lint chromium clean
 
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
 serve: site
 	@echo "Serving public/ on http://127.0.0.1:$(PORT)/  (example: http://127.0.0.1:$(PORT)/?$(EXAMPLE))"
 	$(PY) web/serve.py $(PORT)
 
-# Every test: lint, the core and CLI tests, the browser tests.
+# Lint, then the core, CLI and browser tests on both cores (pytest-xdist: one module per worker at a
+# time, so a module's page and Pyodide start are shared), all but the slow ones; test-slow runs those.
+PYTEST := $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
+PYTEST_WORKERS ?= 2
+
 test: site chromium lint
-	$(PY) -m pytest
+	$(PYTEST) -m "not slow"
+
+test-slow: site chromium
+	$(PYTEST) -m slow
 
 # Lint and format checks: ruff for Python; ESLint and Prettier (pinned in package.json) for JavaScript.
 lint: $(VENV)/.installed node_modules/.installed

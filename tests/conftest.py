@@ -20,6 +20,36 @@ TABLES = ROOT / "public" / "tables"
 settings.register_profile("default", deadline=None, max_examples=100)
 settings.load_profile("default")
 
+LONGEST_FIRST = [
+    f"tests/{name}.py"
+    for name in (
+        "browser/test_page",
+        "browser/test_layout",
+        "test_reach",
+        "browser/test_saved",
+        "browser/test_one_screen",
+        "browser/test_phone",
+        "browser/test_touch_history",
+        "browser/test_warm_start",
+        "browser/test_runtime",
+        "browser/test_loading_failures",
+        "browser/test_rival_game",
+        "browser/test_hardening",
+        "browser/test_practice",
+        "test_duel",
+        "browser/test_play",
+        "browser/test_accessibility",
+    )
+]
+"""The modules that take longest (``pytest --durations``, summed per module), run first: with
+``pytest -n 2 --dist loadscope --no-loadscope-reorder`` (``make test``) each worker takes the next
+module as it finishes one, so the long ones do not start last and keep one worker busy alone."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
 
 @pytest.fixture(scope="session")
 def solved() -> dict[str, np.ndarray]:

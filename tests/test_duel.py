@@ -92,6 +92,7 @@ def _same_choices(values: np.ndarray, candidates: np.ndarray, ours: np.ndarray, 
     return clear
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [OFFICIAL, STRICT])
 def test_the_fast_win_aware_player_chooses_what_the_reference_does(solved, spreads, variant):
     """Positions from every stage (mine 1–12 free, the opponent as many or one fewer),

@@ -54,7 +54,7 @@ BRUTE = [  # (variant, sheet): one to three free categories
     (STRICT, (3, 6, 9, 12, 15, None, 20, 0, 0, 15, 30, 0)),
     (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, None, 30, None)),
     (OFFICIAL, (3, 6, 9, 12, None, 18, 20, 0, 0, 15, 30, None)),
-    (OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, None, None, None)),
+    pytest.param(OFFICIAL, (1, 2, 3, 4, 5, 6, 20, 0, 0, None, None, None), marks=pytest.mark.slow),
 ]
 
 
@@ -258,7 +258,7 @@ def test_the_shipped_law_chunks_equal_the_exact_law_of_the_advisors_play(variant
         assert np.abs(stored[:-1] - at_least).max() <= HALF_STEP + 1e-12 and stored[-1] == 0.0, sheet
 
 
-@pytest.mark.parametrize("variant", [OFFICIAL, STRICT], ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", [OFFICIAL, pytest.param(STRICT, marks=pytest.mark.slow)], ids=lambda v: v.name)
 def test_the_law_solve_equals_the_exact_law_of_the_advisors_play_within_1e_12(variant, solved):
     """``solve_law_states`` (a turn as a mix of its successors' laws), level by level over every
     mask after one with five free categories, against ``outcome.solve_outcome``'s turn-by-turn

@@ -13,6 +13,7 @@ a page served from a worker's cache would not see what the server does, and whic
 ran before would decide it.
 """
 
+import fcntl
 import functools
 import http.server
 import os
@@ -136,11 +137,15 @@ class _Handler(Handler):
 
 
 @pytest.fixture(scope="session")
-def site() -> Path:
-    """``public/`` built from the current sources (the build rewrites only what changed)."""
-    build = subprocess.run(
-        [sys.executable, str(ROOT / "web" / "build_site.py")], cwd=ROOT, capture_output=True, text=True
-    )
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``public/`` built from the current sources (the build rewrites only what changed). With
+    pytest-xdist each worker asks for it: a lock in the run's shared temporary folder lets one
+    build at a time, so the others find it built."""
+    with open(tmp_path_factory.getbasetemp().parent / "site-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build = subprocess.run(
+            [sys.executable, str(ROOT / "web" / "build_site.py")], cwd=ROOT, capture_output=True, text=True
+        )
     if build.returncode != 0:
         pytest.fail(f"web/build_site.py failed:\n{build.stdout}{build.stderr}", pytrace=False)
     return PUBLIC

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 QUERY = "s=,,,,,,,,,,,&d=12345&r=1"
 
 
+@pytest.mark.slow
 def test_the_page_imports_nothing_outside_the_keep_lists(make_context, server, runtime) -> None:
     """Run every entry point on the official (whole) stdlib and NumPy: each module imported must be kept."""
 
