@@ -35,6 +35,14 @@ each choice.
 empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_json()``) as
 ``"turns"``, with ``query``, ``variant`` and ``seed``.
 
+``explain_query(query, tables)``: a position → ``advise_query``'s answer with the coach's
+explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"categories"`` and
+``"why"`` (that option against the first), and the answer's ``"why"`` (the first against the
+second); ``review_query(query, tables, explain=True)`` adds the same to every decision's
+``chosen`` and ``best`` (with the decision's ``"why"``, best against chosen). They need the
+coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
+loaded them (the worker), or ``TableError`` naming a damaged file.
+
 A practice record's opponent turns are checked against the simulated opponent's wherever a record
 is read (``practice.check_opponent``).
 
@@ -65,15 +73,17 @@ import numpy as np
 from .core.advisor import advise
 from .core.position import Position, PositionError, check_turn_order, format_query, parse_query
 from .core.table import Table
-from .loader import ReachMissing, SpreadMissing, TableMissing, Tables
+from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
 __all__ = [
+    "CoachMissing",
     "ReachMissing",
     "SpreadMissing",
     "TableMissing",
     "Tables",
     "advise_query",
     "distribution_query",
+    "explain_query",
     "game_query",
     "grade_query",
     "opponent_query",
@@ -121,6 +131,54 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
+
+
+def explain_query(query: str, tables: Tables, *, with_distribution: bool = False) -> dict:
+    """``advise_query``'s answer with the coach's explanation of every option (``_explain``)."""
+    position = parse_query(query)
+    result = _advice(position, tables)
+    _explain(position, tables, result["options"], result)
+    if with_distribution:
+        result["distribution"] = _distribution(position, tables)
+    result["query"] = format_query(position)
+    result["variant"] = position.variant.name
+    return result
+
+
+def _option_key(option: dict) -> tuple:
+    """What identifies an option of a position in JSON: its keep (and the category it scores when
+    all five are kept), else its category."""
+    if "keep" in option:
+        return ("keep", tuple(option["keep"]), option.get("category"))
+    return ("category", option["category"])
+
+
+def _explain(position: Position, tables: Tables, options: list[dict], answer: dict) -> None:
+    """Add the coach's fields to the JSON ``options`` of ``position`` (in place; they may be in any
+    order, and any of its options): ``"aims"``, ``"bonus"``, ``"categories"`` and ``"why"``
+    (``coach.why`` of the first of ``options`` against this one); ``answer["why"]``: the first
+    against the second ([] with fewer than two)."""
+    from .chances.coach import explain, explain_category, why
+
+    variant = position.variant.name
+    tilde = _tilde(tables, variant)
+    coach = tables.coach(variant)
+    advice = advise(position, tilde)
+    explained = {
+        _option_key(o.to_json()): e for o, e in zip(advice.options, explain(advice, tilde, coach), strict=True)
+    }
+    for option in options:
+        key = _option_key(option)
+        if key not in explained:  # stopping early in a category the advice would not take (a review)
+            explained[key] = explain_category(position, coach, option["category"])
+        option.update(explained[key].to_json())
+    if options:
+        first = explained[_option_key(options[0])]
+        for option in options:
+            option["why"] = why(first, explained[_option_key(option)])
+    answer["why"] = (
+        why(explained[_option_key(options[0])], explained[_option_key(options[1])]) if len(options) > 1 else []
+    )
 
 
 def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
@@ -186,7 +244,7 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     return answer
 
 
-def review_query(query: str, tables: Mapping[str, Table]) -> dict:
+def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = False) -> dict:
     from .play.game import format_game, replay
     from .play.review import review
 
@@ -198,6 +256,10 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     result["query"] = format_game(game)
     result["variant"] = variant
     result["position"] = format_query(_at_my_turn(replay(game)[1]))
+    if explain:
+        for decision in result["decisions"]:
+            at = parse_query(decision["query"])._replace(opponent=None, target=None)
+            _explain(at, tables, [decision["best"], decision["chosen"]], decision)
     return result
 
 
