@@ -82,10 +82,10 @@ def coach_chunk(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, n_fill
     coach[masks, nus] = play_turn(_turn_end(coach, scores, masks, nus, policy.category), policy).start
 
 
-def solve_coach_states(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray) -> None:
-    """Every level of ``coach_chunk`` in this process, 11 filled down to 0 (the tests' solve;
-    ``build_table.coach`` spreads the chunks over processes)."""
-    for n_filled in range(N_CATEGORIES - 1, -1, -1):
+def solve_coach_states(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, lowest: int = 0) -> None:
+    """Every level of ``coach_chunk`` in this process, 11 filled down to ``lowest`` (the tests'
+    solve of the states near the end; ``build_table.coach`` solves all, over processes)."""
+    for n_filled in range(N_CATEGORIES - 1, lowest - 1, -1):
         for start in range(0, len(states_with_filled(n_filled)[0]), CHUNK):
             coach_chunk(tilde, scores, coach, n_filled, start)
 
