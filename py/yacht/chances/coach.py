@@ -1,8 +1,9 @@
 """The coach: what an option plays for, what it changes for the rest of the game, and why
 the best option beats another — all exact, under the advisor's play (``policy.expected_policy``).
 
-Per state s = (mask, ν), solved offline beside Ẽ by the same backward induction as the spread
-(``spread.moments_chunk``: one turn of ``outcome.play_turn`` per state under the advisor's play):
+Per state s = (mask, ν), solved offline beside Ẽ by the same backward induction, one turn per
+state under the advisor's play, as the law S is (``reach.end_chances``: the chance that the turn
+ends with each roll, scored in the advisor's category):
 
     B(s)    = P(the upper bonus is earned by the game's end)          (a chance, 0–1)
     E_c(s)  = E[points scored in category c by the game's end]        (points, bonus excluded;
@@ -13,7 +14,7 @@ with, at roll 3 with the dice τ and the advisor's category c* (s′ = the state
     B3[τ]    = B(s′)                       B(full sheet, ν) = 1 if ν = 63 else 0
     E_c3[τ]  = points(c*, τ) if c = c*, else E_c(s′)
 
-and the turn taken backwards through the advisor's keeps (``play_turn``). The offline values are
+and V(s) = Σ_τ P(the turn ends with τ)·V3[τ] (the turn backwards through the advisor's keeps). The offline values are
 the (4096, 64, 13) float64 array ``coach`` indexed [mask, ν, channel], channel 0 = B,
 channel 1 + c = E_c (``empty_coach``, ``coach_chunk``).
 
@@ -38,6 +39,7 @@ from ..core.rules import score_table
 from ..core.solver import CHUNK
 from ..core.states import N_MASKS, N_NU, states_with_filled
 from .outcome import play_turn
+from .reach import end_chances
 
 N_COACH: Final = 1 + N_CATEGORIES
 """Channels of the offline values: B, then E_c for c = 0 … 11."""
@@ -75,11 +77,14 @@ def _turn_end(
 def coach_chunk(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, n_filled: int, start: int) -> None:
     """Solve B and E_c of the states ``start : start + CHUNK`` of a level (``states_with_filled``)
     into ``coach`` (``empty_coach`` layout, the later levels solved), in place, under the
-    advisor's play on ``tilde``."""
+    advisor's play on ``tilde``: the law solve's turn (``reach.end_chances``: the chance that the
+    turn ends with each roll τ, scored in the advisor's category) applied to the 13 channels at
+    roll 3, V(s) = Σ_τ chance[τ]·V3[τ] (the same as ``play_turn`` on them, to rounding)."""
     masks, nus = states_with_filled(n_filled)
     masks, nus = masks[start : start + CHUNK], nus[start : start + CHUNK]
     policy = expected_policy(tilde, scores, masks, nus)
-    coach[masks, nus] = play_turn(_turn_end(coach, scores, masks, nus, policy.category), policy).start
+    end = _turn_end(coach, scores, masks, nus, policy.category)
+    coach[masks, nus] = np.einsum("tb,tbc->bc", end_chances(policy), end)
 
 
 def solve_coach_states(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, lowest: int = 0) -> None:
