@@ -280,3 +280,42 @@ def test_a_missing_or_corrupt_coach_file_is_reported_naming_it(tmp_path, damage)
     assert status == 1 and "Traceback" not in err
     assert str(target) in err
     assert ("cannot read" if damage == "missing" else "checksum mismatch") in err
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "s=1,2,3,4,5,6,20,0,0,,,&d=12346&r=2&t=115",
+        "s=3,6,9,,15,18,20,0,25,,30,&d=44523&r=2&o=2,4,6,8,10,12,22,0,0,15,,",
+    ],
+)
+def test_goal_aims_follow_the_goals_category_at_every_third_roll(query, tables):
+    """At roll 2, a keep's aims under the goal's play are the chances of the rolls whose best
+    category for the goal (``solve_turn``'s channels after it, weighted) is each category."""
+    from bruteforce import throws
+    from yacht.chances.coach import goal_aims
+    from yacht.chances.goal import solve_turn
+    from yacht.core.dice import roll_index
+
+    position = parse_query(query)
+    name = position.variant.name
+    solved = solve_turn(position, tables[name].tilde, lambda: tables.spread(name))
+    scores = score_table(position.variant)
+    aims = goal_aims(position, solved)
+    for key, found in aims.items():
+        assert sum(p for _, p, _ in found) == pytest.approx(1.0, abs=1e-12)
+        if key[0] != "keep":
+            continue
+        expected: dict[int, list[float]] = {}
+        for thrown, p in throws(N_DICE - len(key[1])):
+            roll = roll_index(tuple(sorted(key[1] + thrown)))
+            objective = {c: values[roll] @ solved.weights for c, values in solved.after.items()}
+            best = max(objective, key=lambda c: (objective[c], -c))
+            hit = expected.setdefault(best, [0.0, 0.0])
+            hit[0] += p
+            hit[1] += p * scores[roll, best]
+        want = sorted((c, p, w / p) for c, (p, w) in expected.items())
+        assert [c for c, _, _ in sorted(found)] == [c for c, _, _ in want]
+        assert np.allclose([a[1:] for a in sorted(found)], [a[1:] for a in want], rtol=0, atol=1e-12)
+    answer = explain_query(query, tables)
+    assert all("goal_aims" in option for option in answer["options"])

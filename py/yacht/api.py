@@ -38,8 +38,10 @@ empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_jso
 ``explain_query(query, tables)``: a position → ``advise_query``'s answer with the coach's
 explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"categories"`` and
 ``"why"`` (that option against the first), and the answer's ``"why"`` (the first against the
-second); ``review_query(query, tables, explain=True)`` adds the same to every decision's
-``chosen`` and ``best`` (with the decision's ``"why"``, best against chosen). They need the
+second); with o= or t= also ``"goal_aims"``, the aims under the goal's play after the option
+(``coach.goal_aims``, from the same goal solve as the ranking). ``review_query(query, tables,
+explain=True)`` adds the same but ``"goal_aims"`` to every decision's ``chosen`` and ``best``
+(with the decision's ``"why"``, best against chosen). They need the
 coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
 loaded them (the worker), or ``TableError`` naming a damaged file.
 
@@ -110,15 +112,16 @@ def _loaders(tables: Mapping[str, Table], variant: str) -> tuple:
     return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
 
 
-def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
-    """The advisor's JSON for a position, with the goal's chances when it has o= or t=."""
+def _advice(position: Position, tables: Mapping[str, Table], solved=None) -> dict:
+    """The advisor's JSON for a position, with the goal's chances when it has o= or t=
+    (``solved``: the goal's ``solve_turn`` of the position, when already computed)."""
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
         from .chances.goal import goal_advice
 
         spread, reach = _loaders(tables, variant)
-        result = goal_advice(position, _tilde(tables, variant), result, spread, reach=reach)
+        result = goal_advice(position, _tilde(tables, variant), result, spread, solved=solved, reach=reach)
     return result
 
 
@@ -136,8 +139,21 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
 def explain_query(query: str, tables: Tables, *, with_distribution: bool = False) -> dict:
     """``advise_query``'s answer with the coach's explanation of every option (``_explain``)."""
     position = parse_query(query)
-    result = _advice(position, tables)
+    solved = None
+    if (position.opponent is not None or position.target is not None) and position.roll and not position.is_over:
+        from .chances.coach import goal_aims
+        from .chances.goal import solve_turn
+
+        spread, reach = _loaders(tables, position.variant.name)
+        solved = solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
+    result = _advice(position, tables, solved)
     _explain(position, tables, result["options"], result)
+    if solved is not None:  # the aims under the goal's play too, from the same solve
+        aims = goal_aims(position, solved)
+        for option in result["options"]:
+            key = _option_key(option)
+            key = ("stop",) if key[0] == "keep" and len(key[1]) == 5 else key[:2]
+            option["goal_aims"] = [{"category": c, "p": p, "mean_points": m} for c, p, m in aims[key]]
     if with_distribution:
         result["distribution"] = _distribution(position, tables)
     result["query"] = format_query(position)

@@ -26,13 +26,13 @@ at roll 1; keeping all five is stopping with the advisor's category). A roll-3 o
 category, scored now.
 """
 
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import numpy as np
 
 from ..core.advisor import Advice, sheet_state
 from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
-from ..core.dice import N_ROLLS, keep_index, roll_index
+from ..core.dice import KEEP_DICE, N_ROLLS, ROLL_OFFSET, keep_index, roll_index, subkeeps
 from ..core.policy import expected_policy, successor
 from ..core.position import Position
 from ..core.rules import score_table
@@ -40,6 +40,9 @@ from ..core.solver import CHUNK
 from ..core.states import N_MASKS, N_NU, states_with_filled
 from .outcome import play_turn
 from .reach import end_chances
+
+if TYPE_CHECKING:
+    from .goal import GoalTurn
 
 N_COACH: Final = 1 + N_CATEGORIES
 """Channels of the offline values: B, then E_c for c = 0 … 11."""
@@ -205,3 +208,37 @@ def why(best: Explained, other: Explained, count: int = WHY_COUNT) -> list[dict]
     terms = [t for t in terms if abs(t["contribution"]) > 1e-9]
     terms.sort(key=lambda t: -abs(t["contribution"]))
     return terms[:count]
+
+
+def goal_aims(position: Position, solved: "GoalTurn") -> dict[tuple, tuple[tuple[int, float, float], ...]]:
+    """What each option of ``position`` (with o= or t=) plays for under the goal's play after it:
+    the aims as in ``Explained`` (category, p, mean points), by option key — ("keep", dice) for
+    a keep of fewer than five, ("stop",) for keeping all five (the goal's category for these
+    dice), ("category", c) for scoring c now. ``solved``: the goal's turn (``goal.solve_turn``),
+    whose per-category channels after this turn (``after``) decide the goal's play; the aim
+    channels ([c* = c], [c* = c]·points) ride along with weight 0, so every choice stays the
+    goal's (``winning.root_turns``): one more turn, no other solve."""
+    from .winning import root_turns
+
+    scores = score_table(position.variant)
+    roll = roll_index(position.dice)
+    identity = np.eye(N_CATEGORIES)
+    after = {
+        c: np.concatenate(
+            [values, np.broadcast_to(identity[c], (N_ROLLS, N_CATEGORIES)), identity[c] * scores[:, [c]]], 1
+        )
+        for c, values in solved.after.items()
+    }
+    goal = len(solved.weights)
+    turn = root_turns([after], np.concatenate([solved.weights, np.zeros(2 * N_CATEGORIES)]))
+    free = list(solved.after)
+    out: dict[tuple, tuple[tuple[int, float, float], ...]] = {}
+    for c in free:
+        out["category", c] = ((c, 1.0, float(scores[roll, c])),)
+    if position.roll in (1, 2):
+        keeps = (turn.keeps1 if position.roll == 1 else turn.keeps2)[:, 0, goal:]
+        for k in subkeeps(position.dice):
+            channels = np.concatenate([keeps[k], np.zeros(CHANNELS - 2 * N_CATEGORIES)])
+            key = ("stop",) if k >= ROLL_OFFSET else ("keep", KEEP_DICE[k])
+            out[key] = _explained(channels, free).aims
+    return out

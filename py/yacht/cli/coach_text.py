@@ -26,6 +26,7 @@ TEMPLATES: Final = {
         "plays": "plays for {aims}; bonus {bonus}",
         "aim": "{category} {p} ({points:.1f})",
         "why_best": "Why the best",
+        "goal": "for the goal: {aims}",
     },
     "ja": {
         "keep": "{dice} を残す",
@@ -42,6 +43,7 @@ TEMPLATES: Final = {
         "plays": "狙い {aims}; ボーナス {bonus}",
         "aim": "{category} {p} ({points:.1f})",
         "why_best": "最善の理由",
+        "goal": "目標のための狙い: {aims}",
     },
 }
 _NAMES: Final = {"en": NAMES_EN, "ja": NAMES_JA}
@@ -87,14 +89,16 @@ def why_words(best: dict, other: dict, terms: list[dict], lang: str = "en") -> s
     return words["header"].format(what=what, why=words["join"].join(difference_words(t, lang) for t in terms))
 
 
-def aims_words(option: dict, lang: str = "en") -> str:
+def aims_words(option: dict, lang: str = "en", key: str = "aims") -> str:
     """What an option plays for: "plays for Fours 49 % (13.4), Choice 14 % (21.5); bonus 72 %" (the
-    mean points in brackets)."""
+    mean points in brackets); ``key`` "goal_aims": "for the goal: Fours 49 % (13.4), …"."""
     words, names = TEMPLATES[lang], _NAMES[lang]
     aims = words["join"].join(
         words["aim"].format(category=names[a["category"]], p=_percent(a["p"]), points=a["mean_points"])
-        for a in option["aims"]
+        for a in option[key]
     )
+    if key == "goal_aims":
+        return words["goal"].format(aims=aims)
     return words["plays"].format(aims=aims, bonus=_percent(option["bonus"]))
 
 
@@ -109,6 +113,8 @@ def render_explanation(result: dict, lang: str = "en") -> list[str]:
         lines.append(f"{TEMPLATES[lang]['why_best']}: {why_words(options[0], options[1], result['why'], lang)}")
     for rank, option in enumerate(options, 1):
         lines.append(f"{rank:>3}  {option_words(option, lang)}: {aims_words(option, lang)}")
+        if "goal_aims" in option and option["goal_aims"] != option["aims"]:
+            lines.append(f"     {aims_words(option, lang, 'goal_aims')}")
         if rank > 1:
             lines.append(f"     {why_words(options[0], option, option['why'], lang)}")
     return lines
