@@ -319,3 +319,22 @@ def test_goal_aims_follow_the_goals_category_at_every_third_roll(query, tables):
         assert np.allclose([a[1:] for a in sorted(found)], [a[1:] for a in want], rtol=0, atol=1e-12)
     answer = explain_query(query, tables)
     assert all("goal_aims" in option for option in answer["options"])
+
+
+def test_build_table_writes_the_coach_files_as_shipped_with_a_stamp_and_skips_them_when_up_to_date(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    argv = [sys.executable, "-m", "build_table", "--variant", "strict", "--only", "coach", "--out", str(tmp_path)]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "strict: coach solved in" in run.stdout
+    for quantity in ("bonus", "points"):
+        assert (tmp_path / file_name("strict", quantity)).read_bytes() == (
+            TABLES / file_name("strict", quantity)
+        ).read_bytes()
+    assert json.loads((tmp_path / "yacht-strict.bonus.stamp").read_text())["kind"] == "coach"
+    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert "strict: coach is up to date" in again.stdout
