@@ -10,7 +10,9 @@ CORE := $(wildcard py/yacht/*.py py/yacht/*/*.py) $(wildcard build_table/*.py)
 TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
 	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table \
 	public/tables/yacht-official.reach/ffe.chunk public/tables/yacht-strict.reach/ffe.chunk \
-	public/tables/yacht-official.law/ffe.chunk public/tables/yacht-strict.law/ffe.chunk
+	public/tables/yacht-official.law/ffe.chunk public/tables/yacht-strict.law/ffe.chunk \
+	public/tables/yacht-official.bonus public/tables/yacht-strict.bonus \
+	public/tables/yacht-official.points public/tables/yacht-strict.points
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 # Games per variant of the duel in `make bench` (about 0.06 s of CPU a game).
 DUEL_GAMES ?= 1000
@@ -47,6 +49,7 @@ bench: site chromium
 	$(PY) bench/bench_tables.py
 	$(PY) bench/bench_goal.py
 	$(PY) bench/bench_goal_page.py
+	$(PY) bench/bench_coach.py
 	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_startup.py

@@ -1,4 +1,4 @@
-"""python -m build_table [--variant official|strict] [--only table|spread|reach|law ...] [--out DIR] [--force]
+"""python -m build_table [--variant official|strict] [--only table|spread|reach|law|coach ...] [--out DIR] [--force]
 
 Solves the game exactly (float64) for each variant and writes
 ``DIR/yacht-<variant>.table`` (format: ``yacht.core.table``), then the standard
@@ -6,7 +6,9 @@ deviation of the future points under that play, ``DIR/yacht-<variant>.spread.tab
 (same format, ``quantity`` "sd"; see ``yacht.chances.spread``), then the chances of
 reaching each score, ``DIR/yacht-<variant>.reach/``, and the law of the future
 points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format:
-``yacht.chances.reach_table``). ``--only`` writes only the kinds named (the Ẽ table is
+``yacht.chances.reach_table``), and the coach's files, the chance of the upper bonus
+``DIR/yacht-<variant>.bonus`` and each category's expected points ``DIR/yacht-<variant>.points``
+(``build_table.coach``; format: ``yacht.chances.coach_table``). ``--only`` writes only the kinds named (the Ẽ table is
 solved whatever is asked, since the others build on it). The output is
 byte-identical from run to run.
 
@@ -26,15 +28,18 @@ import time
 from pathlib import Path
 
 import numpy as np
+from yacht.chances.coach_table import QUANTITIES as COACH_QUANTITIES
+from yacht.chances.coach_table import file_name as coach_file_name
 from yacht.chances.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
 from yacht.core.categories import FULL_MASK
 from yacht.core.rules import VARIANTS
 from yacht.core.table import decode, encode, encode_spread, file_name, spread_file_name
 
+from build_table.coach import solve_coach, write_coach
 from build_table.solve import fork_map, keep_freed_memory, solve, solve_law, solve_reach, solve_spread
 
-KINDS = ("table", "spread", *QUANTITIES)
-"""What ``--only`` can name: the Ẽ table, the spread table, the reach and law chunks."""
+KINDS = ("table", "spread", *QUANTITIES, "coach")
+"""What ``--only`` can name: the Ẽ table, the spread table, the reach and law chunks, the coach's files."""
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "public" / "tables"
 ENTRY_MODULES = {
@@ -42,6 +47,7 @@ ENTRY_MODULES = {
     "spread": ("yacht.core.solver", "yacht.core.table", "yacht.chances.spread"),
     "reach": ("yacht.chances.reach", "yacht.chances.reach_table"),
     "law": ("yacht.core.solver", "yacht.core.table", "yacht.chances.reach", "yacht.chances.reach_table"),
+    "coach": ("yacht.core.solver", "yacht.core.table", "yacht.chances.coach", "yacht.chances.coach_table"),
 }
 """The ``yacht`` modules each kind is computed and written with (their imports are followed)."""
 
@@ -86,6 +92,9 @@ def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
         if kind == "table":
             written, path = timed(write_bytes, out / file_name(name), data)
             figure = f"E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
+        elif kind == "coach":
+            solved, coach = timed(solve_coach, VARIANTS[name], decode(data).tilde)  # the shipped play
+            written, figure = timed(write_coach, out, name, coach)
         elif kind == "spread":
             solved, sd = timed(solve_spread, VARIANTS[name], tilde)
             spread = encode_spread(name, sd)
@@ -148,12 +157,16 @@ def stamp_path(out: Path, name: str, kind: str) -> Path:
 
 def output_name(name: str, kind: str) -> str:
     """The file (table, spread) or folder (reach, law) of ``kind`` of variant ``name``."""
+    if kind == "coach":
+        return coach_file_name(name, "bonus")
     return {"table": file_name, "spread": spread_file_name}.get(kind, lambda n: folder_name(n, kind))(name)
 
 
 def made_targets(out: Path, name: str, kind: str) -> list[Path]:
     """The files of an up-to-date kind that make compares with its sources."""
     path = out / output_name(name, kind)
+    if kind == "coach":
+        return [out / coach_file_name(name, q) for q in COACH_QUANTITIES]
     return [path / chunk_name(FULL_MASK - 1)] if kind in QUANTITIES else [path]
 
 
@@ -164,7 +177,7 @@ def up_to_date(out: Path, name: str, kind: str) -> bool:
         return False
     if kind in QUANTITIES:
         return all((path / chunk_name(m)).is_file() for m in range(FULL_MASK))
-    return path.is_file()
+    return all(p.is_file() for p in made_targets(out, name, kind))
 
 
 def stamp_text(name: str, kind: str) -> str:

@@ -90,3 +90,66 @@ def goal_value(sheet, variant, payoff, roll=0, dice=None) -> float:
         return best
 
     return at_turn(tuple(sheet), roll, None if dice is None else tuple(sorted(dice)))
+
+
+def coach_options(sheet, variant, tilde, roll, dice):
+    """``option(keep=None, category=None)``: what one option of the position (``sheet``, ``roll``,
+    ``dice``) plays for, by plain recursion following the advisor's first option at every later
+    decision (``advise(...).options[0]``): (aims {category: (p, mean points)} of this turn,
+    P(upper bonus by the end), {free category: its expected points by the end}). The option keeps
+    ``keep`` (fewer than five dice: the rest are thrown) or scores ``category`` now. The options
+    of one position share the recursion's memo."""
+    from yacht.core.advisor import advise
+    from yacht.core.position import Position
+
+    def final(sheet) -> np.ndarray:
+        return np.array([float(sum(sheet[:N_UPPER]) >= BONUS_THRESHOLD), *sheet], dtype=float)
+
+    @cache
+    def at_turn(sheet, roll, dice) -> np.ndarray:
+        """(13,) [P(bonus), E[final points of each category]] from here, the advisor playing."""
+        if roll == 0:
+            if all(v is not None for v in sheet):
+                return final(sheet)
+            return sum(p * at_turn(sheet, 1, d) for d, p in throws(5))
+        best = advise(Position(sheet, dice, roll, variant), tilde).options[0]
+        if best.keep is None or len(best.keep) == 5:
+            return at_turn(score(sheet, dice, best.category, variant), 0, None)
+        return sum(p * at_turn(sheet, roll + 1, tuple(sorted(best.keep + t))) for t, p in throws(5 - len(best.keep)))
+
+    @cache
+    def aims(sheet, roll, dice) -> dict[int, tuple[float, float]]:
+        """{category: (P(this turn ends in it), P · its points)} from here, the advisor playing."""
+        best = advise(Position(sheet, dice, roll, variant), tilde).options[0]
+        if best.keep is None or len(best.keep) == 5:
+            return {best.category: (1.0, float(score(sheet, dice, best.category, variant)[best.category]))}
+        return mix_aims((aims(sheet, roll + 1, tuple(sorted(best.keep + t))), p) for t, p in throws(5 - len(best.keep)))
+
+    sheet, dice = tuple(sheet), tuple(sorted(dice))
+    free = [c for c, v in enumerate(sheet) if v is None]
+
+    def option(keep=None, category=None):
+        if category is not None:
+            after = score(sheet, dice, category, variant)
+            turn, rest = {category: (1.0, float(after[category]))}, at_turn(after, 0, None)
+        else:
+            keep = tuple(sorted(keep))
+            parts = [(tuple(sorted(keep + t)), p) for t, p in throws(5 - len(keep))]
+            turn = mix_aims((aims(sheet, roll + 1, d), p) for d, p in parts)
+            rest = sum(p * at_turn(sheet, roll + 1, d) for d, p in parts)
+        return (
+            {c: (p, weighted / p) for c, (p, weighted) in turn.items() if p > 0},
+            float(rest[0]),
+            {c: float(rest[1 + c]) for c in free},
+        )
+
+    return option
+
+
+def mix_aims(parts) -> dict[int, tuple[float, float]]:
+    out: dict[int, tuple[float, float]] = {}
+    for aims, p in parts:
+        for c, (q, weighted) in aims.items():
+            old = out.get(c, (0.0, 0.0))
+            out[c] = (old[0] + p * q, old[1] + p * weighted)
+    return out

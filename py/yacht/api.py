@@ -35,6 +35,16 @@ each choice.
 empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_json()``) as
 ``"turns"``, with ``query``, ``variant`` and ``seed``.
 
+``explain_query(query, tables)``: a position → ``advise_query``'s answer with the coach's
+explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"categories"`` and
+``"why"`` (that option against the first), and the answer's ``"why"`` (the first against the
+second); with o= or t= also ``"goal_aims"``, the aims under the goal's play after the option
+(``coach.goal_aims``, from the same goal solve as the ranking). ``review_query(query, tables,
+explain=True)`` adds the same but ``"goal_aims"`` to every decision's ``chosen`` and ``best``
+(with the decision's ``"why"``, best against chosen). They need the
+coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
+loaded them (the worker), or ``TableError`` naming a damaged file.
+
 A practice record's opponent turns are checked against the simulated opponent's wherever a record
 is read (``practice.check_opponent``).
 
@@ -65,15 +75,17 @@ import numpy as np
 from .core.advisor import advise
 from .core.position import Position, PositionError, check_turn_order, format_query, parse_query
 from .core.table import Table
-from .loader import ReachMissing, SpreadMissing, TableMissing, Tables
+from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
 __all__ = [
+    "CoachMissing",
     "ReachMissing",
     "SpreadMissing",
     "TableMissing",
     "Tables",
     "advise_query",
     "distribution_query",
+    "explain_query",
     "game_query",
     "grade_query",
     "opponent_query",
@@ -100,15 +112,16 @@ def _loaders(tables: Mapping[str, Table], variant: str) -> tuple:
     return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
 
 
-def _advice(position: Position, tables: Mapping[str, Table]) -> dict:
-    """The advisor's JSON for a position, with the goal's chances when it has o= or t=."""
+def _advice(position: Position, tables: Mapping[str, Table], solved=None) -> dict:
+    """The advisor's JSON for a position, with the goal's chances when it has o= or t=
+    (``solved``: the goal's ``solve_turn`` of the position, when already computed)."""
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
         from .chances.goal import goal_advice
 
         spread, reach = _loaders(tables, variant)
-        result = goal_advice(position, _tilde(tables, variant), result, spread, reach=reach)
+        result = goal_advice(position, _tilde(tables, variant), result, spread, solved=solved, reach=reach)
     return result
 
 
@@ -121,6 +134,67 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
+
+
+def explain_query(query: str, tables: Tables, *, with_distribution: bool = False) -> dict:
+    """``advise_query``'s answer with the coach's explanation of every option (``_explain``)."""
+    position = parse_query(query)
+    solved = None
+    if (position.opponent is not None or position.target is not None) and position.roll and not position.is_over:
+        from .chances.coach import goal_aims
+        from .chances.goal import solve_turn
+
+        spread, reach = _loaders(tables, position.variant.name)
+        solved = solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
+    result = _advice(position, tables, solved)
+    _explain(position, tables, result["options"], result)
+    if solved is not None:  # the aims under the goal's play too, from the same solve
+        aims = goal_aims(position, solved)
+        for option in result["options"]:
+            key = _option_key(option)
+            key = ("stop",) if key[0] == "keep" and len(key[1]) == 5 else key[:2]
+            option["goal_aims"] = [{"category": c, "p": p, "mean_points": m} for c, p, m in aims[key]]
+    if with_distribution:
+        result["distribution"] = _distribution(position, tables)
+    result["query"] = format_query(position)
+    result["variant"] = position.variant.name
+    return result
+
+
+def _option_key(option: dict) -> tuple:
+    """What identifies an option of a position in JSON: its keep (and the category it scores when
+    all five are kept), else its category."""
+    if "keep" in option:
+        return ("keep", tuple(option["keep"]), option.get("category"))
+    return ("category", option["category"])
+
+
+def _explain(position: Position, tables: Tables, options: list[dict], answer: dict) -> None:
+    """Add the coach's fields to the JSON ``options`` of ``position`` (in place; they may be in any
+    order, and any of its options): ``"aims"``, ``"bonus"``, ``"categories"`` and ``"why"``
+    (``coach.why`` of the first of ``options`` against this one); ``answer["why"]``: the first
+    against the second ([] with fewer than two)."""
+    from .chances.coach import explain, explain_category, why
+
+    variant = position.variant.name
+    tilde = _tilde(tables, variant)
+    coach = tables.coach(variant)
+    advice = advise(position, tilde)
+    explained = {
+        _option_key(o.to_json()): e for o, e in zip(advice.options, explain(advice, tilde, coach), strict=True)
+    }
+    for option in options:
+        key = _option_key(option)
+        if key not in explained:  # stopping early in a category the advice would not take (a review)
+            explained[key] = explain_category(position, coach, option["category"])
+        option.update(explained[key].to_json())
+    if options:
+        first = explained[_option_key(options[0])]
+        for option in options:
+            option["why"] = why(first, explained[_option_key(option)])
+    answer["why"] = (
+        why(explained[_option_key(options[0])], explained[_option_key(options[1])]) if len(options) > 1 else []
+    )
 
 
 def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
@@ -186,7 +260,7 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     return answer
 
 
-def review_query(query: str, tables: Mapping[str, Table]) -> dict:
+def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = False) -> dict:
     from .play.game import format_game, replay
     from .play.review import review
 
@@ -198,6 +272,10 @@ def review_query(query: str, tables: Mapping[str, Table]) -> dict:
     result["query"] = format_game(game)
     result["variant"] = variant
     result["position"] = format_query(_at_my_turn(replay(game)[1]))
+    if explain:
+        for decision in result["decisions"]:
+            at = parse_query(decision["query"])._replace(opponent=None, target=None)
+            _explain(at, tables, [decision["best"], decision["chosen"]], decision)
     return result
 
 

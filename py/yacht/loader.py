@@ -1,14 +1,15 @@
-"""The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``)
-and the chunks of R and of the law (``reach_table``), for the CLI, the worker and
-the benchmarks.
+"""The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``),
+the chunks of R and of the law (``reach_table``) and the coach's bonus and points files
+(``coach_table``), for the CLI, the worker and the benchmarks.
 
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
 ``tables[variant] = Table``, ``tables.spreads[variant] = sd``,
-``tables.add_chunk(variant, mask, data)``) and raises, for what is not there,
-``TableMissing``, ``SpreadMissing`` or ``ReachMissing`` naming the variant (and
-the masks), so that the caller fetches the files and asks again. A file that is
-missing or damaged in a folder raises ``table.TableError`` naming it.
+``tables.add_chunk(variant, mask, data)``, ``tables.add_coach(variant, quantity, data)``)
+and raises, for what is not there, ``TableMissing``, ``SpreadMissing``, ``ReachMissing``
+or ``CoachMissing`` naming the variant (and the masks or files), so that the caller
+fetches the files and asks again. A file that is missing or damaged in a folder raises
+``table.TableError`` naming it.
 """
 
 from __future__ import annotations
@@ -62,6 +63,19 @@ class ReachMissing(LookupError):
         self.names = [chunk_name(m) for m in masks]
 
 
+class CoachMissing(LookupError):
+    """The coach's files of ``variant`` are needed and not loaded: ``names``, their file names
+    (``coach_table.file_name``) in the tables' folder."""
+
+    def __init__(self, variant: str, quantities: list[str]) -> None:
+        from .chances.coach_table import file_name
+
+        self.variant = variant
+        self.quantities = quantities
+        self.names = [file_name(variant, q) for q in quantities]
+        super().__init__(f"no coach files loaded for the {variant} rules: {', '.join(self.names)}")
+
+
 class Tables(dict[str, Table]):
     """Variant name → ``Table``; ``spreads``: variant → sd (4096, 64) float64 [mask, ν];
     ``chunks``: (variant, quantity, mask) → ``reach_table.Chunk``. With a ``folder``, each is read
@@ -72,6 +86,7 @@ class Tables(dict[str, Table]):
         self.folder = folder
         self.spreads: dict[str, np.ndarray] = {}
         self.chunks: dict[tuple[str, str, int], Chunk] = {}
+        self.coaches: dict[tuple[str, str], np.ndarray] = {}  # (variant, quantity); "": both, joined
 
     def __missing__(self, variant: str) -> Table:
         if self.folder is None:
@@ -116,6 +131,32 @@ class Tables(dict[str, Table]):
         source = source or f"the {variant} {quantity} chunk {chunk_name(mask)}"
         chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity, source=source)
         self.chunks[variant, quantity, mask] = chunk
+
+    def coach(self, variant: str) -> np.ndarray:
+        """The coach's values of ``variant`` as ``coach.empty_coach``'s (4096, 64, 13) float64
+        [mask, ν, channel]: B (channel 0), E_c (1 + c); without a folder, one ``CoachMissing``
+        names the files not loaded."""
+        from .chances.coach_table import QUANTITIES, file_name
+
+        missing = [q for q in QUANTITIES if (variant, q) not in self.coaches]
+        if missing and self.folder is None:
+            raise CoachMissing(variant, missing)
+        for quantity in missing:
+            path = self.folder / file_name(variant, quantity)
+            data = _read(path, f"the {variant} coach's {quantity} file")
+            self.add_coach(variant, quantity, data, source=str(path))
+        if (variant, "") not in self.coaches:
+            bonus, points = self.coaches[variant, "bonus"], self.coaches[variant, "points"]
+            self.coaches[variant, ""] = np.concatenate([bonus[..., None], points], axis=-1)
+        return self.coaches[variant, ""]
+
+    def add_coach(self, variant: str, quantity: str, data: bytes, source: str = "") -> None:
+        """Decode (``coach_table.decode``, ``TableError`` if damaged) and keep a coach file's bytes."""
+        from .chances.coach_table import decode, file_name
+
+        source = source or file_name(variant, quantity)
+        self.coaches[variant, quantity] = decode(data, variant=variant, quantity=quantity, source=source)
+        self.coaches.pop((variant, ""), None)
 
 
 def _read(path: Path, what: str) -> bytes:

@@ -5,8 +5,9 @@ exact backward induction that plays to win or to reach a score), ``spread`` (the
 points still to come, for the approximation beyond the exact range), ``reach`` (R and the law S
 over every state), ``reach_table`` (their chunk files), ``simulate`` (turns played with real
 dice, vectorized across games), ``reach_play`` (the final-score histogram when playing for a
-score to reach) and ``goal`` (the advice with an opponent's sheet, ``o=``, or a score to reach,
-``t=``).
+score to reach), ``goal`` (the advice with an opponent's sheet, ``o=``, or a score to reach,
+``t=``), ``coach`` (what an option plays for, the bonus chance and category expectations after
+it, why the best beats another) and ``coach_table`` (its files).
 
 Imports: ``core`` and this layer, never ``play`` or the edges. ``simulate`` imports only
 ``core`` and could sit there, but it is here because it is a way of getting chances (the sampled

@@ -1,9 +1,11 @@
 """The command-line advisor: a thin edge around ``yacht.api``.
 
-    python -m yacht advise QUERY [QUERY ...] [--json] [--distribution] [--tables DIR]
+    python -m yacht advise QUERY [QUERY ...] [--json] [--distribution] [--explain] [--lang en|ja] [--tables DIR]
     python -m yacht advise - [--json]          # one query per line on stdin
-    python -m yacht review GAME [--json]       # grade every decision of a game record
+    python -m yacht review GAME [--json] [--explain] [--lang en|ja]
+                                               # grade every decision of a game record
                                                # (with o=/oh=: also by the chance of winning)
+                                               # --explain: the coach's explanation (cli.coach_text)
     python -m yacht practice [--seed S] ...    # a practice game, choices on stdin (cli.practice)
 
 Reads the table files (``build_table`` output) from ``--tables`` (default:
@@ -27,12 +29,13 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from ..api import advise_query, review_query
+from ..api import advise_query, explain_query, review_query
 from ..chances.goal import APPROXIMATION
 from ..core.categories import N_CATEGORIES, NAMES_EN
 from ..core.position import PositionError
 from ..core.table import TableError
 from ..loader import DEFAULT_TABLES, Tables
+from .coach_text import LANGUAGES, render_explanation, why_words
 from .practice import add_parser as add_practice_parser
 from .practice import run_practice
 
@@ -176,6 +179,21 @@ def render_review(result: dict) -> str:
     return "\n".join(lines)
 
 
+def render_explained(result: dict, lang: str = "en") -> str:
+    """``render`` followed by the coach's explanation (``coach_text.render_explanation``)."""
+    return "\n".join([render(result), *render_explanation(result, lang)])
+
+
+def render_review_explained(result: dict, lang: str = "en") -> str:
+    """``render_review`` followed by, for each decision that was not the best, why the best beats it."""
+    lines = [render_review(result)]
+    for d in result["decisions"]:
+        if d["why"]:
+            where = f"turn {d['turn']} roll {d['roll']} dice {''.join(map(str, d['dice']))}"
+            lines.append(f"{where}: {why_words(d['best'], d['chosen'], d['why'], lang)}")
+    return "\n".join(lines)
+
+
 MEASURE_WORDS: Final = {
     "score": "points of expected final score",
     "win": "percentage points of the chance of winning (what the advice played for)",
@@ -304,7 +322,7 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
     return status
 
 
-OPTIONS: Final = ("--json", "--distribution", "--tables", "-h", "--help")
+OPTIONS: Final = ("--json", "--distribution", "--explain", "--tables", "--lang", "-h", "--help")
 """The options of both commands; any other argument, even one that starts with ``-``, is a query."""
 
 
@@ -318,9 +336,9 @@ def _queries_last(argv: list[str]) -> list[str]:
     for arg in rest:
         if arg == "--":
             queries.extend(rest)
-        elif arg in OPTIONS or arg.startswith("--tables="):
+        elif arg in OPTIONS or arg.startswith(("--tables=", "--lang=")):
             options.append(arg)
-            if arg == "--tables":
+            if arg in ("--tables", "--lang"):
                 options.append(next(rest, ""))
         else:
             queries.append(arg)
@@ -480,6 +498,13 @@ def main(argv: list[str] | None = None) -> int:
     for sub in (advise_parser, review_parser, duel_parser, practice_parser):
         if sub in (advise_parser, review_parser):
             sub.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+            sub.add_argument(
+                "--explain",
+                action="store_true",
+                help="the coach: what each option plays for, the bonus and each category's expected points "
+                'after it, and why the best beats the others (JSON: "aims", "bonus", "categories", "why")',
+            )
+            sub.add_argument("--lang", choices=LANGUAGES, default="en", help="the explanation's language (default en)")
         sub.add_argument(
             "--tables",
             type=_folder,
@@ -506,8 +531,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "advise":
         render_text = render
         answer = partial(advise_query, with_distribution=args.distribution)
+        if args.explain:
+            answer = partial(explain_query, with_distribution=args.distribution)
+            render_text = partial(render_explained, lang=args.lang)
     else:
         answer, render_text = review_query, render_review
+        if args.explain:
+            answer = partial(review_query, explain=True)
+            render_text = partial(render_review_explained, lang=args.lang)
     try:
         return run_queries(args.queries, args.json, args.tables, answer, render_text)
     except KeyboardInterrupt:

@@ -1,0 +1,340 @@
+"""The coach (``yacht.chances.coach``): the aims, bonus chances and category expectations of every
+option against a brute force and a simulation, the shipped files against the solve, ``why``,
+the CLI and the API."""
+
+import json
+
+import numpy as np
+import pytest
+from bruteforce import coach_options
+from conftest import TABLES
+from test_cli_input import call
+from yacht.api import CoachMissing, Tables, explain_query
+from yacht.chances.coach import empty_coach, explain, solve_coach_states, why
+from yacht.chances.coach_table import SCALES, file_name
+from yacht.core.advisor import advise, sheet_state
+from yacht.core.categories import BONUS_POINTS, BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
+from yacht.core.dice import KEEP_COUNTS, N_DICE, N_FACES, ROLL_OFFSET, keep_index
+from yacht.core.policy import expected_policy
+from yacht.core.position import parse_query
+from yacht.core.rules import VARIANTS, score_table
+from yacht.core.states import POPCOUNT, REACHABLE
+
+NEAR_END = 8
+"""The tests solve B and E_c of every state with at least this many categories filled."""
+
+# Sheets with 1–3 free categories: the upper ones near the bonus, so that it is in play.
+BRUTE_POSITIONS = [
+    "s=3,6,9,12,,18,20,0,25,15,30,50&d=12556&r=1",  # Fives free: 15 more for the bonus
+    "s=3,6,9,12,,18,20,0,25,15,30,50&d=55513&r=2",
+    "s=3,6,9,12,15,,20,0,25,15,30,&d=66612&r=1",  # Sixes and Yacht
+    "s=3,6,9,12,15,,20,0,25,15,30,&d=66612&r=2",
+    "s=3,6,9,12,15,,20,0,25,15,30,&d=66612&r=3",
+    "s=3,6,9,,15,18,20,0,24,,30,&d=44523&r=1&v=strict",  # Fours, S.Straight, Yacht
+    "s=3,6,9,,15,18,20,0,24,,30,&d=44523&r=2&v=strict",
+]
+# Positions from every stage, for the simulation.
+STAGE_POSITIONS = [
+    "d=33455&r=1",  # early: an empty sheet
+    "d=12366&r=2&v=strict",
+    "s=3,,9,,,18,,,,,30,&d=14466&r=1",  # mid
+    "s=3,,9,,,18,,,,,30,&d=14466&r=2",
+    "s=1,2,3,4,5,6,20,0,0,,,&d=12346&r=1",  # late
+    "s=3,6,9,,15,18,20,0,25,,30,&d=44523&r=2",
+]
+
+
+@pytest.fixture(scope="module")
+def tables() -> Tables:
+    return Tables(TABLES)
+
+
+@pytest.fixture(scope="module")
+def near_end(tables) -> dict[str, np.ndarray]:
+    """B and E_c (unquantized, float64) of every state with ``NEAR_END`` or more categories filled,
+    under the advisor's play on the shipped Ẽ (the play the shipped files were solved for)."""
+    solved = {}
+    for name, variant in VARIANTS.items():
+        coach = empty_coach()
+        solve_coach_states(tables[name].tilde, score_table(variant), coach, lowest=NEAR_END)
+        solved[name] = coach
+    return solved
+
+
+def _explained(query: str, tilde: np.ndarray, coach: np.ndarray):
+    advice = advise(parse_query(query), tilde)
+    return advice, explain(advice, tilde, coach)
+
+
+@pytest.mark.parametrize("query", BRUTE_POSITIONS + STAGE_POSITIONS)
+def test_aims_of_each_option_sum_to_one_with_positive_chances_sorted(query, tables):
+    position = parse_query(query)
+    _, explained = _explained(query, tables[position.variant.name].tilde, tables.coach(position.variant.name))
+    for e in explained:
+        chances = [p for _, p, _ in e.aims]
+        assert sum(chances) == pytest.approx(1.0, abs=1e-12)
+        assert all(p > 0 for p in chances) and chances == sorted(chances, reverse=True)
+
+
+@pytest.mark.parametrize("query", STAGE_POSITIONS)
+def test_category_expectations_and_bonus_add_up_to_each_options_expected_score(query, tables):
+    """The points still to come are Σ_c E_c + 35·(B − bonus already earned): the option's expected
+    final score less the score now, within the files' precision (12 × 0.002 + 35 × 0.00012)."""
+    position = parse_query(query)
+    advice, explained = _explained(query, tables[position.variant.name].tilde, tables.coach(position.variant.name))
+    earned = sheet_state(position.sheet)[1] >= BONUS_THRESHOLD
+    for option, e in zip(advice.options, explained, strict=True):
+        future = sum(v for _, v in e.categories) + BONUS_POINTS * (e.bonus - earned)
+        assert future == pytest.approx(option.expected - advice.score, abs=0.03)
+
+
+@pytest.mark.parametrize("query", BRUTE_POSITIONS)
+def test_aims_bonus_and_categories_equal_a_brute_force(query, tables, near_end):
+    position = parse_query(query)
+    name = position.variant.name
+    tilde = tables[name].tilde
+    advice, explained = _explained(query, tilde, near_end[name])
+    worst = 0.0
+    brute = coach_options(position.sheet, position.variant, tilde, position.roll, position.dice)
+    for option, e in zip(advice.options, explained, strict=True):
+        stop = option.keep is None or len(option.keep) == 5
+        aims, bonus, categories = brute(keep=None if stop else option.keep, category=option.category if stop else None)
+        assert sorted(c for c, _, _ in e.aims) == sorted(aims)
+        for c, p, mean in e.aims:
+            worst = max(worst, abs(p - aims[c][0]), abs(mean - aims[c][1]))
+        worst = max(worst, abs(bonus - e.bonus), *(abs(categories[c] - v) for c, v in e.categories))
+    print(f"{query}: largest error {worst:.2e}")
+    assert worst < 1e-9
+
+
+def test_the_shipped_files_equal_the_solve_within_their_precision(tables, near_end):
+    for name in VARIANTS:
+        shipped = tables.coach(name)
+        states = REACHABLE & (POPCOUNT >= NEAR_END)[:, None]
+        bonus = np.abs(shipped[..., 0] - near_end[name][..., 0])[states]
+        points = np.abs(shipped[..., 1:] - near_end[name][..., 1:])[states]
+        assert bonus.max() <= 0.5 / SCALES["bonus"] + 1e-9
+        assert points.max() <= 0.5 / SCALES["points"] + 1e-9
+
+
+def _code(counts: np.ndarray) -> np.ndarray:
+    return counts @ (N_DICE + 1) ** np.arange(N_FACES)
+
+
+_KEEP_OF_CODE = np.full((N_DICE + 1) ** N_FACES, -1)
+_KEEP_OF_CODE[_code(KEEP_COUNTS)] = np.arange(len(KEEP_COUNTS))
+
+
+def _throw(rng: np.random.Generator, kept: np.ndarray) -> np.ndarray:
+    """(N,) the roll index (0–251) after throwing the dice missing from ``kept`` (N, 6) counts."""
+    missing = N_DICE - kept.sum(axis=1)
+    faces = rng.integers(0, N_FACES, size=(len(kept), N_DICE))
+    thrown = (faces[..., None] == np.arange(N_FACES)) & (np.arange(N_DICE) < missing[:, None])[..., None]
+    return _KEEP_OF_CODE[_code(kept + thrown.sum(axis=1))] - ROLL_OFFSET
+
+
+def simulate_option(query: str, keep: tuple[int, ...], tables, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` turns played with real dice after keeping ``keep`` (fewer than five) at ``query``'s roll,
+    the advisor's play after: (the category each ended in (n,), its points (n,)), and the state after."""
+    position = parse_query(query)
+    name = position.variant.name
+    mask, nu, _ = sheet_state(position.sheet)
+    scores = score_table(position.variant)
+    policy = expected_policy(tables[name].tilde, scores, np.array([mask]), np.array([nu]))
+    rng = np.random.default_rng(seed)
+    kept = np.repeat(KEEP_COUNTS[keep_index(keep)][None], n, axis=0)
+    roll = _throw(rng, kept)
+    if position.roll == 1:  # the second roll's keep, the advisor's; all five kept: stop
+        keep2 = policy.keep2[roll, 0]
+        again = keep2 < ROLL_OFFSET
+        roll[again] = _throw(rng, KEEP_COUNTS[keep2[again]])
+    category = policy.category[roll, 0]
+    return category, scores[roll, category]
+
+
+def _after(tables, query: str, category: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(n, 13) per simulated turn: B of the state after it, and per c the points scored now if c,
+    else E_c of the state after (the shipped files)."""
+    position = parse_query(query)
+    mask, nu, _ = sheet_state(position.sheet)
+    coach = tables.coach(position.variant.name)
+    upper = category < N_UPPER
+    after = coach[mask | 1 << category, np.where(upper, np.minimum(nu + points, BONUS_THRESHOLD), nu)].copy()
+    scored = np.arange(N_CATEGORIES) == category[:, None]
+    after[:, 1:] = np.where(scored, points[:, None], after[:, 1:])
+    return after
+
+
+@pytest.mark.parametrize("query", STAGE_POSITIONS)
+def test_a_simulation_of_100000_turns_agrees_within_4_standard_errors(query, tables):
+    """The two best options of positions from every stage: each aim's chance and mean points, the
+    bonus chance and each category's expected points, against 100,000 seeded turns."""
+    n = 100_000
+    position = parse_query(query)
+    advice, explained = _explained(query, tables[position.variant.name].tilde, tables.coach(position.variant.name))
+    worst = 0.0
+    for rank, (option, e) in enumerate(list(zip(advice.options, explained, strict=True))[:2]):
+        assert len(option.keep) < 5
+        category, points = simulate_option(query, option.keep, tables, n, seed=rank)
+        for c, p, mean in e.aims:
+            hit = category == c
+            worst = max(worst, abs(hit.mean() - p) / np.sqrt(p * (1 - p) / n) if p < 1 else 0.0)
+            if hit.sum() > 1 and points[hit].std() > 0:
+                worst = max(worst, abs(points[hit].mean() - mean) / (points[hit].std() / np.sqrt(hit.sum())))
+        after = _after(tables, query, category, points)
+        exact = np.array([e.bonus, *(dict(e.categories).get(c, 0.0) for c in range(N_CATEGORIES))])
+        spread = after.std(axis=0) / np.sqrt(n)
+        varies = spread > 0
+        assert np.allclose(after.mean(axis=0)[~varies], exact[~varies], atol=1e-9)
+        worst = max(worst, np.max(np.abs(after.mean(axis=0) - exact)[varies] / spread[varies], initial=0.0))
+    print(f"{query}: largest |z| {worst:.2f}")
+    assert worst < 4
+
+
+def test_why_names_the_terms_that_carry_the_gap_largest_first(tables):
+    query = "s=3,,9,,,18,,,,,30,&d=14466&r=2"
+    position = parse_query(query)
+    advice, explained = _explained(query, tables["official"].tilde, tables.coach("official"))
+    terms = why(explained[0], explained[1], count=99)
+    contributions = [t["contribution"] for t in terms]
+    assert contributions == sorted(contributions, key=lambda c: -abs(c))
+    assert sum(contributions) == pytest.approx(advice.options[1].loss, abs=0.03)
+    assert terms[0] == {"kind": "aim", "category": 8, **{k: terms[0][k] for k in ("best", "other", "contribution")}}
+    assert len(why(explained[0], explained[1])) == 3
+    assert why(explained[0], explained[0]) == []
+    assert position.roll == 2
+
+
+def test_explain_query_gives_every_option_its_fields_and_the_why():
+    answer = explain_query("s=3,,9,,,18,,,,,30,&d=14466&r=1", Tables(TABLES))
+    assert answer["query"] == "s=3,,9,,,18,,,,,30,&d=14466&r=1" and answer["variant"] == "official"
+    for option in answer["options"]:
+        assert {"aims", "bonus", "categories", "why"} <= set(option)
+        assert [c["category"] for c in option["categories"]] == [1, 3, 4, 6, 7, 8, 9, 11]
+    assert answer["options"][0]["why"] == []
+    assert answer["why"] == answer["options"][1]["why"]
+
+
+def test_explain_query_without_the_coach_files_names_them():
+    tables = Tables()
+    tables["official"] = Tables(TABLES)["official"]
+    with pytest.raises(CoachMissing) as raised:
+        explain_query("d=14466&r=1", tables)
+    assert raised.value.names == ["yacht-official.bonus", "yacht-official.points"]
+
+
+def test_cli_text_explains_why_the_best_beats_the_next_best():
+    status, out, err = call("advise", "--explain", "s=3,,9,,,18,,,,,30,&d=14466&r=2")
+    assert status == 0, err
+    assert "Why the best: Keep 4 4 6 6 (not 4 4): Full House 33 % vs 6 %, bonus 64 % vs 67 %, Yacht 0 % vs 20 %" in out
+    assert "  1  Keep 4 4 6 6: plays for Choice 67 % (22.8), Full House 33 % (25.0); bonus 64 %" in out
+
+
+def test_cli_text_in_japanese_uses_the_japanese_names():
+    status, out, err = call("advise", "--explain", "--lang", "ja", "s=3,,9,,,18,,,,,30,&d=14466&r=2")
+    assert status == 0, err
+    assert "最善の理由: 4 4 6 6 を残す(4 4 ではなく): フルハウス 33 % 対 6 %、ボーナス 64 % 対 67 %" in out
+
+
+def test_cli_json_is_the_api_answer():
+    query = "s=3,,9,,,18,,,,,30,&d=14466&r=3"
+    status, out, err = call("advise", "--explain", "--json", query)
+    assert status == 0, err
+    assert json.loads(out) == json.loads(json.dumps(explain_query(query, Tables(TABLES))))
+    assert json.loads(out)["options"][0]["aims"] == [{"category": 6, "p": 1.0, "mean_points": 21.0}]
+
+
+def test_cli_review_json_explains_each_decision():
+    record = "h=14466-4466-24466g.12356-6-16663-666-66634f"
+    status, out, err = call("review", "--explain", "--json", record)
+    assert status == 0, err
+    for decision in json.loads(out)["decisions"]:
+        for option in (decision["best"], decision["chosen"]):
+            assert {"aims", "bonus", "categories"} <= set(option)
+        assert decision["why"] == decision["chosen"]["why"]
+    status, text, err = call("review", "--explain", record)
+    assert status == 0, err
+    assert "turn 1 roll 1 dice 14466: Keep 6 6 (not 4 4 6 6): Full House 17 % vs 56 %" in text
+
+
+def test_cli_bad_input_with_explain_is_a_message_not_a_traceback():
+    status, _, err = call("advise", "--explain", "d=1234&r=1")
+    assert status == 2 and "Traceback" not in err
+    assert "d: expected 5 dice" in err
+    status, _, err = call("advise", "--explain", "--lang", "fr", "d=12345&r=1")
+    assert status == 2 and "invalid choice: 'fr'" in err
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_missing_or_corrupt_coach_file_is_reported_naming_it(tmp_path, damage):
+    for path in TABLES.glob("yacht-official.*"):
+        if path.is_file():
+            (tmp_path / path.name).symlink_to(path)
+    target = tmp_path / file_name("official", "bonus")
+    target.unlink()
+    if damage == "corrupt":
+        data = bytearray((TABLES / file_name("official", "bonus")).read_bytes())
+        data[100] ^= 0xFF
+        target.write_bytes(bytes(data))
+    status, _, err = call("advise", "--explain", "--tables", str(tmp_path), "d=12345&r=1")
+    assert status == 1 and "Traceback" not in err
+    assert str(target) in err
+    assert ("cannot read" if damage == "missing" else "checksum mismatch") in err
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "s=1,2,3,4,5,6,20,0,0,,,&d=12346&r=2&t=115",
+        "s=3,6,9,,15,18,20,0,25,,30,&d=44523&r=2&o=2,4,6,8,10,12,22,0,0,15,,",
+    ],
+)
+def test_goal_aims_follow_the_goals_category_at_every_third_roll(query, tables):
+    """At roll 2, a keep's aims under the goal's play are the chances of the rolls whose best
+    category for the goal (``solve_turn``'s channels after it, weighted) is each category."""
+    from bruteforce import throws
+    from yacht.chances.coach import goal_aims
+    from yacht.chances.goal import solve_turn
+    from yacht.core.dice import roll_index
+
+    position = parse_query(query)
+    name = position.variant.name
+    solved = solve_turn(position, tables[name].tilde, lambda: tables.spread(name))
+    scores = score_table(position.variant)
+    aims = goal_aims(position, solved)
+    for key, found in aims.items():
+        assert sum(p for _, p, _ in found) == pytest.approx(1.0, abs=1e-12)
+        if key[0] != "keep":
+            continue
+        expected: dict[int, list[float]] = {}
+        for thrown, p in throws(N_DICE - len(key[1])):
+            roll = roll_index(tuple(sorted(key[1] + thrown)))
+            objective = {c: values[roll] @ solved.weights for c, values in solved.after.items()}
+            best = max(objective, key=lambda c: (objective[c], -c))
+            hit = expected.setdefault(best, [0.0, 0.0])
+            hit[0] += p
+            hit[1] += p * scores[roll, best]
+        want = sorted((c, p, w / p) for c, (p, w) in expected.items())
+        assert [c for c, _, _ in sorted(found)] == [c for c, _, _ in want]
+        assert np.allclose([a[1:] for a in sorted(found)], [a[1:] for a in want], rtol=0, atol=1e-12)
+    answer = explain_query(query, tables)
+    assert all("goal_aims" in option for option in answer["options"])
+
+
+def test_build_table_writes_the_coach_files_as_shipped_with_a_stamp_and_skips_them_when_up_to_date(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    argv = [sys.executable, "-m", "build_table", "--variant", "strict", "--only", "coach", "--out", str(tmp_path)]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "strict: coach solved in" in run.stdout
+    for quantity in ("bonus", "points"):
+        assert (tmp_path / file_name("strict", quantity)).read_bytes() == (
+            TABLES / file_name("strict", quantity)
+        ).read_bytes()
+    assert json.loads((tmp_path / "yacht-strict.bonus.stamp").read_text())["kind"] == "coach"
+    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert "strict: coach is up to date" in again.stdout
