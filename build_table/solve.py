@@ -163,8 +163,9 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
-    states in batches of ``LAW_BATCH`` spread over ``workers`` forked processes."""
+    (``yacht.reach.solve_law_states``), in ``solve_reach``'s layout (a view of the work array
+    without its ``LAW_PAD`` columns): a level's canonical states in batches of ``LAW_BATCH``
+    spread over ``workers`` forked processes."""
     law = empty_law(variant, _shared(law_shape(variant), workers > 1 and can_fork()))
     levels = {}
     for n_filled in range(N_CATEGORIES):

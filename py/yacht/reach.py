@@ -26,10 +26,10 @@ k − gain < 0 is 1 and past the most 0. This module is the per-mask
 mathematics; ``build_table.solve`` runs the levels.
 
 What a mask's solve does not repeat (``solve_mask``), each exact, the same bits:
-the ν whose bonus prospects are the same share one row (``nu_groups``, 13 % of
+the ν whose bonus prospects are the same share one row (``nu_groups``, 12 % of
 the columns), and a column whose options (R3's inputs, ``_option_values``) equal
 those of the column before it in k or in the group before it takes that column's
-R (``_first_equal``): 60 % of the 21.3 million columns of a variant are solved.
+R (``_first_equal``, 28 %): 60 % of a variant's 21.2–21.3 million columns are solved.
 
 The same layout holds S(s, k) = P(the points still to come are at least k) under
 the advisor's play (``solve_law_states``): the same turn with the advisor's
@@ -216,43 +216,61 @@ def _first_equal(options: np.ndarray) -> np.ndarray:
     return first.reshape(-1)
 
 
-def _last_roll(options: np.ndarray, variant: Variant, spans: tuple, rolls: np.ndarray, scratch: np.ndarray) -> None:
+class _LastRoll(NamedTuple):
+    """Where ``_last_roll`` finds each roll's options among a block's (``_option_plan``'s
+    rows), for one mask (``_last_roll_plan``)."""
+
+    zero: np.ndarray  # (Z,) the zero-point options of the free lower categories that have one
+    halves: tuple  # per half (faces 1–3, 4–6) with a free face: ((56,) rows per free face, (252,) each roll's triple)
+    lower: tuple  # per free lower category: (the rolls it scores on (R,), or None for all 252; their options (R,))
+
+
+def _last_roll_plan(variant: Variant, spans: tuple) -> _LastRoll:
+    """``_LastRoll`` of the mask whose options are ``spans`` (``_option_plan``)."""
+    zero = [spans[c][0] for c in range(N_UPPER, N_CATEGORIES) if spans[c] and _score_values(variant, c)[0] == 0]
+    halves = []
+    for first, of_roll in ((0, _ROLL_LOW), (3, _ROLL_HIGH)):
+        faces = [spans[first + k][0] + _HALVES[:, k] for k in range(3) if spans[first + k] is not None]
+        if faces:
+            halves.append((tuple(faces), of_roll))
+    lower = []
+    for c in range(N_UPPER, N_CATEGORIES):
+        if spans[c] is not None:
+            rolls, index = _scoring_rolls(variant)[c - N_UPPER]
+            lower.append((None if len(rolls) == N_ROLLS else rolls, spans[c][0] + index))
+    return _LastRoll(np.array(zero, dtype=np.intp), tuple(halves), tuple(lower))
+
+
+def _last_roll(options: np.ndarray, plan: _LastRoll, rolls: np.ndarray, scratch: np.ndarray, parts: np.ndarray) -> None:
     """R3 into ``rolls`` (252, B): for each roll, the best of the free categories' options,
     ``options`` (Q, B) the values of ``_option_plan``'s options for B columns; ``scratch``
-    (252, B) is overwritten. Only maxima, so exact in any order (as in
-    ``solver.turn_end_values``): the upper faces' best on the 56 count triples of faces 1–3
-    and of faces 4–6, with the lower categories' zero-point options (one row: R falls along k,
-    so 0 points is never better than the points a roll scores), then per roll; then each
-    lower category on the rolls it scores."""
-    zero_rows = [spans[c][0] for c in range(N_UPPER, N_CATEGORIES) if spans[c] and _score_values(variant, c)[0] == 0]
-    zero = np.maximum.reduce(options[zero_rows]) if zero_rows else None
-    parts = []
-    for first, of_roll in ((0, _ROLL_LOW), (3, _ROLL_HIGH)):
-        faces = [k for k in range(3) if spans[first + k] is not None]
-        if faces:
-            part = options[spans[first + faces[0]][0] + _HALVES[:, faces[0]]]
-            for k in faces[1:]:
-                np.maximum(part, options[spans[first + k][0] + _HALVES[:, k]], out=part)
-            parts.append((part, of_roll))
-    if parts:
+    (252, B) and ``parts`` (2, 56, B) are overwritten. Only maxima, so exact in any order (as
+    in ``solver.turn_end_values``): the upper faces' best on the 56 count triples of faces
+    1–3 and of faces 4–6, with the lower categories' zero-point options (one row: R falls
+    along k, so 0 points is never better than the points a roll scores), then per roll; then
+    each lower category on the rolls it scores."""
+    zero = None
+    if len(plan.zero):
+        zero = np.maximum.reduce(options.take(plan.zero, axis=0, out=scratch[: len(plan.zero)], mode="clip"))
+    for part, (faces, _) in zip(parts, plan.halves, strict=False):
+        options.take(faces[0], axis=0, out=part, mode="clip")
+        for rows in faces[1:]:
+            np.maximum(part, options.take(rows, axis=0, out=scratch[: len(rows)], mode="clip"), out=part)
+    if plan.halves:
         if zero is not None:
-            np.maximum(parts[0][0], zero, out=parts[0][0])
-        parts[0][0].take(parts[0][1], axis=0, out=rolls, mode="clip")
-        if len(parts) == 2:
-            np.maximum(rolls, parts[1][0].take(parts[1][1], axis=0, out=scratch, mode="clip"), out=rolls)
+            np.maximum(parts[0], zero, out=parts[0])
+        parts[0].take(plan.halves[0][1], axis=0, out=rolls, mode="clip")
+        if len(plan.halves) == 2:
+            np.maximum(rolls, parts[1].take(plan.halves[1][1], axis=0, out=scratch, mode="clip"), out=rolls)
     else:
         rolls[:] = -np.inf if zero is None else zero
-    for c in range(N_UPPER, N_CATEGORIES):
-        if spans[c] is None:
-            continue
-        rows, index = _scoring_rolls(variant)[c - N_UPPER]
-        after = options[slice(*spans[c])]
-        if len(rows) == N_ROLLS:
-            np.maximum(rolls, after.take(index, axis=0, out=scratch, mode="clip"), out=rolls)
+    for scoring, rows in plan.lower:
+        if scoring is None:
+            np.maximum(rolls, options.take(rows, axis=0, out=scratch, mode="clip"), out=rolls)
         else:
-            current = rolls[rows]
-            np.maximum(current, after[index], out=current)
-            rolls[rows] = current
+            current = rolls.take(scoring, axis=0, out=scratch[: len(rows)], mode="clip")
+            np.maximum(current, options.take(rows, axis=0, out=parts[0, : len(rows)], mode="clip"), out=current)
+            rolls[scoring] = current
 
 
 def _score_values(variant: Variant, category: int) -> np.ndarray:
@@ -271,6 +289,7 @@ class _Turn:
         self.keeps = np.empty((N_KEEPS, size))
         self.scratch = np.empty((N_ROLLS, size))
         self.rolls = self.keeps[ROLL_OFFSET:]
+        self.parts = np.empty((2, len(_HALVES), size))  # for ``_last_roll``
         self.options = np.empty((0, size))
         self._reroll = []
         for n in range(N_DICE - 1, -1, -1):
@@ -312,7 +331,8 @@ def solve_mask(reach: np.ndarray, variant: Variant, mask: int) -> None:
     The columns (ν, k) are solved once per group of ν (``nu_groups``) for k = 1 … the most
     of any ν of the mask (past a ν's most, R = 0 exactly). A column whose options read the
     same values as the column before it in k or in the previous group (``_first_equal``) has
-    the same R and takes it; about 40 % of the columns do. The others are solved in blocks
+    the same R and takes it (with the groups, 40 % of a variant's columns are not solved).
+    The others are solved in blocks
     of ``BLOCK`` (the last one filled up with copies of its first column): R3
     (``_last_roll``), then the rest of the turn (``_Turn.start_values``). Every step works
     on each column alone, so a column's R does not depend on its block."""
@@ -320,6 +340,7 @@ def solve_mask(reach: np.ndarray, variant: Variant, mask: int) -> None:
     firsts, group = nu_groups(mask)
     length = int(_most_future(variant)[mask, nus].max())
     rows, shifts, spans = _option_plan(variant, mask)
+    plan = _last_roll_plan(variant, spans)
     options = _option_values(reach, rows, shifts, length)
     first = _first_equal(options)
     options = options.reshape(len(rows), -1)
@@ -333,7 +354,7 @@ def solve_mask(reach: np.ndarray, variant: Variant, mask: int) -> None:
         size = len(columns)
         if size < BLOCK:
             columns = np.concatenate([columns, np.full(BLOCK - size, columns[0])])
-        _last_roll(turn.options_of(options, columns), variant, spans, turn.rolls, turn.scratch)
+        _last_roll(turn.options_of(options, columns), plan, turn.rolls, turn.scratch, turn.parts)
         values[start : start + size] = turn.start_values()[:size]
     reach[mask, nus, 0] = 1.0
     reach[mask, nus[:, None], np.arange(1, length + 1)] = values[slot[first]].reshape(len(firsts), length)[group]
