@@ -16,7 +16,7 @@ Each kind of each variant has a stamp beside it, ``<its file or folder>.stamp``:
 SHA-256 of the sources it is built from (``sources``). A kind whose output and stamp
 are there and whose sources are unchanged is not built again (its output is touched,
 for make); ``--force`` builds it anyway. Each kind prints the seconds it took to solve
-and to write.
+and to write, wall-clock and CPU (this process and its workers).
 """
 
 import argparse
@@ -26,6 +26,11 @@ import json
 import sys
 import time
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows: this process's CPU only
+    resource = None
 
 import numpy as np
 from yacht.chances.coach_table import QUANTITIES as COACH_QUANTITIES
@@ -112,15 +117,29 @@ def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
                 f"{out / folder_name(name, kind)} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
             )
         stamp.write_text(stamp_text(name, kind))
-        print(f"{name}: {kind} solved in {solved:.2f} s, written in {written:.2f} s, {figure}", flush=True)
+        print(f"{name}: {kind} solved in {seconds(solved)}, written in {seconds(written)}, {figure}", flush=True)
     print(f"{name}: {', '.join(stale)} built in {time.perf_counter() - start:.2f} s", flush=True)
 
 
 def timed(function, *args):
-    """(seconds, ``function(*args)``)."""
-    start = time.perf_counter()
+    """((wall seconds, CPU seconds), ``function(*args)``): CPU of this process and of the
+    worker processes it waited for (every solve's and writer's pool is closed when it returns)."""
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = function(*args)
-    return time.perf_counter() - start, result
+    return (time.perf_counter() - start, cpu_seconds() - cpu), result
+
+
+def cpu_seconds() -> float:
+    """User and system CPU seconds of this process and of its children that have ended."""
+    if resource is None:
+        return time.process_time()
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def seconds(timing: tuple[float, float]) -> str:
+    """``timed``'s figures as printed: "12.34 s (24.1 s of CPU)"."""
+    return f"{timing[0]:.2f} s ({timing[1]:.1f} s of CPU)"
 
 
 def write_bytes(path: Path, data: bytes) -> Path:

@@ -17,7 +17,9 @@ def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.
     """(4096, 64, 13) float64 [mask, ν, channel]: B (channel 0) and E_c (1 + c) of every
     reachable state under the advisor's play on ``tilde``; 0 where unreachable."""
     scores = score_table(variant)
-    coach = _shared(empty_coach(), workers > 1 and can_fork())
+    start = empty_coach()
+    coach = _shared(start.shape, workers > 1 and can_fork())
+    coach[...] = start
     run_levels(lambda n_filled, start: coach_chunk(tilde, scores, coach, n_filled, start), workers)
     return np.array(coach)
 

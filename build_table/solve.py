@@ -19,7 +19,9 @@ from yacht.chances.reach import (
     canonical_states,
     empty_law,
     empty_reach,
-    mask_columns,
+    law_shape,
+    mask_size,
+    reach_shape,
     solve_law_states,
     solve_mask,
 )
@@ -27,7 +29,7 @@ from yacht.chances.spread import empty_moments, moments_chunk, standard_deviatio
 from yacht.core.categories import N_CATEGORIES
 from yacht.core.rules import Variant, score_table
 from yacht.core.solver import CHUNK, empty_table, solve_chunk
-from yacht.core.states import POPCOUNT, states_with_filled
+from yacht.core.states import N_MASKS, N_NU, POPCOUNT, states_with_filled
 
 LAW_BATCH: Final = 128
 """Canonical states per task of the law's solve."""
@@ -59,12 +61,14 @@ def _solve_task(task: tuple[int, int]) -> None:
     _SOLVE["chunk"](*task)
 
 
-def _shared(initial: np.ndarray, parallel: bool) -> np.ndarray:
-    """A copy of ``initial`` in shared memory (forked workers write into it) or in this process."""
-    buffer = mmap.mmap(-1, initial.nbytes) if parallel else bytearray(initial.nbytes)
-    table = np.frombuffer(buffer, dtype=np.float64).reshape(initial.shape)
-    table[:] = initial
-    return table
+def _shared(shape: tuple[int, ...], parallel: bool) -> np.ndarray:
+    """A float64 array of zeros in shared memory (forked workers write into it) or in this
+    process. Either way its pages are mapped on first use: the R and law arrays (0.7–0.9 GB)
+    are never written whole, and copying them in and out cost seconds of page faults."""
+    if not parallel:
+        return np.zeros(shape)
+    buffer = mmap.mmap(-1, int(np.prod(shape)) * 8)  # anonymous: zero-filled
+    return np.frombuffer(buffer, dtype=np.float64).reshape(shape)
 
 
 def _state_chunks(n_filled: int) -> list[tuple[int, int]]:
@@ -137,29 +141,32 @@ def solve(
     ``progress(n_filled, n_states)`` is called after each level, if given.
     """
     scores = score_table(variant)
-    tilde = _shared(empty_table(), workers > 1 and can_fork())
+    tilde = _shared((N_MASKS, N_NU), workers > 1 and can_fork())
+    tilde[:] = empty_table()
     run_levels(lambda n_filled, start: solve_chunk(tilde, scores, n_filled, start), workers, progress)
     return tilde.copy()
 
 
 def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
     """R(mask, ν, k) for every canonical reachable state: ``yacht.chances.reach.empty_reach``'s
-    (4096, 64, width) float64, a level's masks spread over ``workers`` forked processes."""
-    reach = _shared(empty_reach(variant), workers > 1 and can_fork())
+    (4096, 64, width) float64 (in shared memory when solved by forked workers), a level's
+    masks spread over ``workers`` forked processes, the largest first (``mask_size``)."""
+    reach = empty_reach(variant, _shared(reach_shape(variant), workers > 1 and can_fork()))
 
     def masks(n_filled: int) -> list[tuple[int, int]]:
         level = np.flatnonzero(POPCOUNT == n_filled).tolist()
-        return [(n_filled, m) for m in sorted(level, key=lambda m: -len(mask_columns(variant, m)[0]))]
+        return [(n_filled, m) for m in sorted(level, key=lambda m: -mask_size(variant, m))]
 
     run_levels(lambda _, mask: solve_mask(reach, variant, mask), workers, tasks_of=masks)
-    return np.array(reach)
+    return reach
 
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.chances.reach.solve_law_states``), in ``solve_reach``'s layout: a level's canonical
-    states in batches of ``LAW_BATCH`` spread over ``workers`` forked processes."""
-    law = _shared(empty_law(variant), workers > 1 and can_fork())
+    (``yacht.chances.reach.solve_law_states``), in ``solve_reach``'s layout (a view of the work array
+    without its ``LAW_PAD`` columns): a level's canonical states in batches of ``LAW_BATCH``
+    spread over ``workers`` forked processes."""
+    law = empty_law(variant, _shared(law_shape(variant), workers > 1 and can_fork()))
     levels = {}
     for n_filled in range(N_CATEGORIES):
         masks = np.flatnonzero(POPCOUNT == n_filled)
@@ -175,13 +182,13 @@ def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.nd
         solve_law_states(law, tilde, variant, masks[part], nus[part])
 
     run_levels(batch, workers, tasks_of=batches)
-    return np.array(law[:, :, LAW_PAD:])
+    return law[:, :, LAW_PAD:]
 
 
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """(4096, 64) the standard deviation of the future points of every state under the
     advisor's play on ``tilde`` (``yacht.chances.spread``); NaN where unreachable."""
     scores = score_table(variant)
-    moments = _shared(empty_moments(), workers > 1 and can_fork())
+    moments = _shared(empty_moments().shape, workers > 1 and can_fork())
     run_levels(lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers)
     return np.where(np.isnan(tilde), np.nan, standard_deviation(moments))
