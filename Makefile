@@ -50,6 +50,7 @@ bench: site chromium
 	$(PY) bench/bench_goal.py
 	$(PY) bench/bench_goal_page.py
 	$(PY) bench/bench_coach.py
+	$(PY) bench/bench_coach_page.py
 	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_startup.py

@@ -18,19 +18,14 @@ instead). Printed: per stage and over all stages, the median and max of both. Go
 """
 
 import argparse
-import functools
-import http.server
-import os
 import random
 import statistics
 import sys
-import threading
 import time
 from typing import ClassVar
 
 from bench_goal import field, random_sheet
-from bench_page import BLANK, CHROMIUM_ARGS, DEBIAN_CHROMIUM, PUBLIC, ROOT, TIMEOUT_MS, _Handler
-from playwright.sync_api import sync_playwright
+from bench_page import PUBLIC, ROOT, _Handler, evaluate_in_blank_page
 
 sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query
@@ -140,26 +135,23 @@ def chunk_files(queries: list[str]) -> list[str]:
 
 
 def pyodide_times(queries: list[str]) -> tuple[list[float], str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_GoalHandler, directory=str(PUBLIC)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_context(service_workers="block").new_page()
-                page.set_default_timeout(TIMEOUT_MS)
-                page.goto(f"http://127.0.0.1:{httpd.server_port}{BLANK}")
-                answer = page.evaluate(RUN, [queries, chunk_files(queries)])
-                version = f"Chromium {browser.version}, Pyodide {answer.get('version')}"
-            finally:
-                browser.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    answer, browser = evaluate_in_blank_page(_GoalHandler, RUN, [queries, chunk_files(queries)])
     if "error" in answer:
         raise SystemExit(f"the Pyodide worker failed: {answer['error']}")
-    return [t / 1000 for t in answer["times"]], version
+    return [t / 1000 for t in answer["times"]], f"Chromium {browser}, Pyodide {answer.get('version')}"
+
+
+def print_stages(stages: list[tuple[int, str]], ours: list[float], theirs: list[float]) -> None:
+    """Per stage (my free categories 12 … 1 of ``stages``), the median and max of the times in ms
+    ``ours`` (Pyodide) and ``theirs`` (CPython), one per position."""
+    print(f"  {'my free':>8} {'Pyodide median':>15} {'max':>8} {'CPython median':>15} {'max':>8}")
+    for free in range(12, 0, -1):
+        mine = [t for (f, _), t in zip(stages, ours, strict=True) if f == free]
+        other = [t for (f, _), t in zip(stages, theirs, strict=True) if f == free]
+        print(
+            f"  {free:>8} {statistics.median(mine):12.1f} ms {max(mine):5.0f} ms"
+            f" {statistics.median(other):12.1f} ms {max(other):5.0f} ms"
+        )
 
 
 def main() -> int:
@@ -181,14 +173,7 @@ def main() -> int:
             cpython.append(time.perf_counter() - start)
         browser, version = pyodide_times(queries)
         print(f"== {name}, official rules: {version} vs CPython, same {len(queries)} positions")
-        print(f"  {'my free':>8} {'Pyodide median':>15} {'max':>8} {'CPython median':>15} {'max':>8}")
-        for free in range(12, 0, -1):
-            ours = [t for (f, _), t in zip(stages, browser, strict=True) if f == free]
-            theirs = [t for (f, _), t in zip(stages, cpython, strict=True) if f == free]
-            print(
-                f"  {free:>8} {1e3 * statistics.median(ours):12.1f} ms {1e3 * max(ours):5.0f} ms"
-                f" {1e3 * statistics.median(theirs):12.1f} ms {1e3 * max(theirs):5.0f} ms"
-            )
+        print_stages(stages, [1e3 * t for t in browser], [1e3 * t for t in cpython])
         print(
             f"  all stages: Pyodide median {1e3 * statistics.median(browser):.1f} ms (goal <= 1000 ms), "
             f"max {1e3 * max(browser):.0f} ms (goal <= 3000 ms); CPython median "

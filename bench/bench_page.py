@@ -87,6 +87,28 @@ class _Handler(Handler):
         pass
 
 
+def evaluate_in_blank_page(handler: type[_Handler], script: str, arg: object) -> tuple[dict, str]:
+    """Serve ``public/`` with ``handler`` on 127.0.0.1, open the blank page of that origin in headless
+    Chromium (service workers blocked) and return what ``script`` (a function of ``arg``) evaluates
+    to there, and the browser's version."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(PUBLIC)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_context(service_workers="block").new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                page.goto(f"http://127.0.0.1:{httpd.server_port}{BLANK}")
+                return page.evaluate(script, arg), browser.version
+            finally:
+                browser.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 POLL_MS = 100
 """How often the benchmark looks for a mark. Not Playwright's default, every animation frame: that
 has the page draw about 60 frames a second while it loads (commit, paint, layerize: CPU taken

@@ -47,7 +47,9 @@ Steps (each re-runnable; a file whose bytes are unchanged is not rewritten):
    hash in the query, so no stale copy is ever used; the folders of the
    chunks (``reach`` and ``law``: the worker fetches the chunks a goal's
    answer needs, the service worker keeps each; a hash of them all goes in
-   each chunk's query); and the Pyodide version, so the JavaScript names no
+   each chunk's query); the coach's files (``coach``: variant → ``bonus`` and
+   ``points``, each {url, bytes}: fetched when an explanation is first asked
+   for, kept by the service worker then, not precached); and the Pyodide version, so the JavaScript names no
    version or file itself.
 7. The app's icons (``web/icons.py``: ``icon.svg``, ``icon-192.png``,
    ``icon-512.png``, ``icon-maskable-512.png``) and its web app manifest
@@ -89,6 +91,7 @@ CACHE: Final = ROOT / ".cache"
 sys.path.insert(0, str(ROOT / "py"))  # rules.json comes from the same source as the wheel
 
 import icons  # noqa: E402  (web/icons.py, next to this file)
+from yacht.chances import coach_table  # noqa: E402
 from yacht.chances.reach_table import QUANTITIES, chunk_name  # noqa: E402
 from yacht.chances.reach_table import folder_name as reach_folder_name  # noqa: E402
 from yacht.core import categories, rules  # noqa: E402
@@ -532,6 +535,15 @@ def chunk_entries(quantity: str) -> dict:
     return entries
 
 
+def coach_entries() -> dict:
+    """variant → quantity ("bonus", "points") → {url, bytes} of the coach's files in public/tables/."""
+    by_quantity = {
+        quantity: table_entries(lambda variant, q=quantity: coach_table.file_name(variant, q))
+        for quantity in coach_table.QUANTITIES
+    }
+    return {variant: {q: entries[variant] for q, entries in by_quantity.items()} for variant in sorted(rules.VARIANTS)}
+
+
 def build_json(pyodide_version: str, wheel_name: str) -> dict:
     tables = table_entries(file_name)
     spreads = table_entries(spread_file_name)
@@ -542,6 +554,7 @@ def build_json(pyodide_version: str, wheel_name: str) -> dict:
         "wheel": {"url": versioned_url(wheel), "bytes": wheel.stat().st_size},
         "tables": tables,
         "spreads": spreads,
+        "coach": coach_entries(),
         **{quantity: chunk_entries(quantity) for quantity in QUANTITIES},
     }
 

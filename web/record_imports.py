@@ -104,6 +104,7 @@ WORKER_CALLS: Final = """async ({queries, games, variant}) => {
   const replies = [await call("start", {variant})];
   if ("error" in replies[0]) return replies;
   for (const query of queries) replies.push(await call("advise", {query}));
+  for (const query of queries) replies.push(await call("explain", {query}));
   for (const query of games) {
     replies.push(await call("game", {query}));
     replies.push(await call("review", {query}));

@@ -1,6 +1,7 @@
 // Service worker: the whole site (page, Pyodide, NumPy, our wheel, both tables)
 // in one versioned cache, so that after one visit the page works with no network;
-// the spread tables and chunks a goal fetched are added to it as they come.
+// the spread tables and chunks a goal fetched and the coach's files (once an explanation is
+// asked for) are added to it as they come.
 //
 // precache.js (written by web/build_site.py) sets self.PRECACHE = {version, urls}:
 // the version is a hash of every precached file, so a new build is a new cache
@@ -49,14 +50,16 @@ self.addEventListener("fetch", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       // Cache first; what the cache lacks (another page of the site) comes from the network. A
-      // spread table or a chunk is not precached (only a goal needs it): it is kept once
-      // it has loaded.
+      // spread table, a chunk or a coach file is not precached (only a goal or an explanation
+      // needs it): it is kept once it has loaded.
       const cached = await cache.match(page ? PAGE : request);
       if (cached) return cached;
       const response = await fetch(request);
       if (
         response.ok &&
-        /\/tables\/([^/]+\.spread\.table|[^/]+\.(reach|law)\/[0-9a-f]{3}\.chunk)$/.test(url.pathname)
+        /\/tables\/([^/]+\.spread\.table|[^/]+\.(bonus|points)|[^/]+\.(reach|law)\/[0-9a-f]{3}\.chunk)$/.test(
+          url.pathname,
+        )
       ) {
         await cache.put(request, response.clone());
       }

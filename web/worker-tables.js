@@ -1,7 +1,8 @@
 // The worker's tables (web/worker.js uses them): each rule variant's table (fetched at start), its
-// spread table and its chunks of R and of the law (fetched only when a goal needs them), put into the Python
-// loader yacht.loader.Tables as they arrive. The service worker keeps the spread tables and the
-// chunks once fetched; build.json names every file with a content hash in its query.
+// spread table and its chunks of R and of the law (fetched only when a goal needs them), the
+// coach's files (fetched only when an explanation is first asked for), put into the Python
+// loader yacht.loader.Tables as they arrive. The service worker keeps the spread tables, the
+// chunks and the coach's files once fetched; build.json names every file with a content hash in its query.
 
 import { fetchBytes, here, LoadError, step } from "./worker-load.js";
 
@@ -26,6 +27,8 @@ export function tableLoaders(build, advisor) {
   const spreads = new Map();
   /** "variant/quantity/mask" -> Promise that resolves once that chunk is in py.tables.chunks. */
   const chunks = new Map();
+  /** "variant/quantity" -> Promise that resolves once that coach file is in py.tables.coaches. */
+  const coaches = new Map();
 
   /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step.
    * The bytes cross as one buffer copy (toPy gives a memoryview, bytes() copies it): bytes() of the
@@ -113,5 +116,26 @@ export function tableLoaders(build, advisor) {
     );
   }
 
-  return { tables, loadTable, loadSpread, loadChunks };
+  /** The coach's files of `variant` named by yacht.api.CoachMissing (its quantities: "bonus",
+   * "points"; build.json's `coach`), fetched in parallel; one that failed is asked for again. */
+  function loadCoach(variant, quantities) {
+    return Promise.all(
+      quantities.map((quantity) => {
+        const key = `${variant}/${quantity}`;
+        if (!coaches.has(key)) {
+          const loaded = (async () => {
+            const e = await entry("coach", variant, "coach files");
+            if (!Object.hasOwn(e, quantity)) throw new LoadError("table", `build.json lists no coach ${quantity} file`);
+            const bytes = await fetchBytes(here(e[quantity].url), "table");
+            await decodeInto(bytes, (py, data) => py.tables.add_coach(variant, quantity, data));
+          })();
+          loaded.catch(() => coaches.delete(key)); // asked for again next time
+          coaches.set(key, loaded);
+        }
+        return coaches.get(key);
+      }),
+    );
+  }
+
+  return { tables, loadTable, loadSpread, loadChunks, loadCoach };
 }

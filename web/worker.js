@@ -10,7 +10,8 @@
 // (a position query: yacht.api.distribution_query), game
 // (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
 // (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
-// simulated opponent: yacht.api.opponent_query), time (for the benchmark). Errors are plain objects:
+// simulated opponent: yacht.api.opponent_query), explain (a position query: the coach,
+// yacht.api.explain_query), time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.core.position.
 //                                        PositionError, or its subclass yacht.play.game.GameError;
 //                                        yacht.core.position.GoalUnavailable; the message is the CLI's)
@@ -158,6 +159,7 @@ const advisor = (async () => {
       TableMissing: pyodide.pyimport("yacht.api").TableMissing,
       SpreadMissing: pyodide.pyimport("yacht.api").SpreadMissing,
       ReachMissing: pyodide.pyimport("yacht.api").ReachMissing,
+      CoachMissing: pyodide.pyimport("yacht.api").CoachMissing,
       GoalUnavailable: pyodide.pyimport("yacht.core.position").GoalUnavailable,
       builtins: pyodide.pyimport("builtins"),
       sys: pyodide.pyimport("sys"),
@@ -195,10 +197,10 @@ function takeSnapshot() {
   });
 }
 
-const { tables, loadTable, loadSpread, loadChunks } = tableLoaders(build, advisor);
+const { tables, loadTable, loadSpread, loadChunks, loadCoach } = tableLoaders(build, advisor);
 
-/** What yacht.api asked for and did not find (yacht.api.TableMissing, SpreadMissing or
- * ReachMissing): `key` names it, `load()` loads it. */
+/** What yacht.api asked for and did not find (yacht.api.TableMissing, SpreadMissing,
+ * ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
 class Missing {
   constructor(key, load) {
     this.key = key;
@@ -217,11 +219,18 @@ function missing(py, exc) {
     proxies.forEach((list) => list.destroy());
     return new Missing(`chunks ${variant} ${quantities} ${masks}`, () => loadChunks(variant, quantities, masks, names));
   }
+  if (py.builtins.isinstance(exc, py.CoachMissing)) {
+    const list = exc.quantities;
+    const quantities = list.toJs();
+    list.destroy();
+    return new Missing(`coach ${variant} ${quantities}`, () => loadCoach(variant, quantities));
+  }
   return null;
 }
 
 /** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
- * {kind: "position", field, message}, a TableMissing or SpreadMissing a Missing. */
+ * {kind: "position", field, message}, a TableMissing, SpreadMissing, ReachMissing or CoachMissing
+ * a Missing. */
 function callPython(py, call) {
   try {
     return call();
@@ -313,6 +322,12 @@ const actions = {
   /** A practice game's simulated opponent, its twelve turns: yacht.api.opponent_query's dict. */
   opponent({ query }) {
     return answer("opponent_query", query);
+  },
+
+  /** The coach's explanation of every option of a position: yacht.api.explain_query's dict (the
+   * coach's files, .bonus and .points, are fetched when it is first asked for). */
+  explain({ query }) {
+    return answer("explain_query", query);
   },
 
   /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */

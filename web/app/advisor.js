@@ -7,6 +7,7 @@ import { renderAdvice } from "./view-advice.js";
 import { renderInput, renderLoading } from "./view-input.js";
 import { renderReview } from "./view-review.js";
 import { renderHistogram } from "./view-histogram.js";
+import { explainQuery, explanationWanted, renderCoach } from "./view-coach.js";
 
 export function startAdvisor() {
   store.steps = {};
@@ -104,6 +105,7 @@ export function showAdvice(request, result) {
   if (request.action === "advise" && (result.win !== undefined || result.reach !== undefined)) {
     requestHistogram(result.query);
   }
+  requestExplanation();
   if (firstAdvice) {
     firstAdvice = false;
     performance.mark("yacht:first-advice");
@@ -163,6 +165,32 @@ export function requestReview() {
   const query = formatGame(store.game);
   if (store.reviewShown?.query === query) return;
   reviewRequests.want(query);
+}
+
+/** The coach's explanation of the position shown (yacht.api.explain_query), while the panel under
+ * the verdict or an option's Why? is open; asked again after a failure. A file that did not load
+ * (the coach's .bonus or .points) is said in the panel, with Retry: the advice stays. */
+const explainRequests = new LatestRequest({
+  canSend: () => store.ready,
+  send: (query) => store.advisor.call("explain", { query }),
+  done: (query, result) => {
+    if (store.explanation?.query === query) store.explanation = { query, result };
+    renderCoach();
+  },
+  failed: (query, error) => {
+    if (store.explanation?.query === query) store.explanation = error.kind === "cancelled" ? null : { query, error };
+    renderCoach();
+  },
+});
+
+export function requestExplanation() {
+  if (!explanationWanted()) return;
+  const query = explainQuery();
+  const known = store.explanation;
+  if (known?.query === query && !known.error) return;
+  store.explanation = { query, loading: true };
+  renderCoach();
+  explainRequests.want(query);
 }
 
 // Practice ------------------------------------------------------------------------------------

@@ -34,7 +34,15 @@ import {
   share,
   undo,
 } from "./actions.js";
-import { bindAdvisor, requestAdvice, requestPractice, requestReview, setPageState, startAdvisor } from "./advisor.js";
+import {
+  bindAdvisor,
+  requestAdvice,
+  requestExplanation,
+  requestPractice,
+  requestReview,
+  setPageState,
+  startAdvisor,
+} from "./advisor.js";
 import { $, drawDie, el } from "./dom.js";
 import { adoptGameId, dropOffer, refreshGames, startGames } from "./games.js";
 import { reloadForUpdate } from "./offline.js";
@@ -61,10 +69,12 @@ import { bindNote, clearNote, showNote } from "./view-note.js";
 import { bindPractice } from "./view-practice.js";
 import { bindReview } from "./view-review.js";
 import { bindVerdict } from "./view-verdict.js";
+import { bindCoach, toggleWhy } from "./view-coach.js";
 
 /** What the views call (data flows one way: a view renders from the store and calls these). */
 const handlers = {
   // In a practice game the sheet's picker scores through the practice (its opponent follows).
+  explain: () => requestExplanation(),
   applyOption: (option) => (practising() ? practiceScore(option.category) : applyOption(option)),
   canScore,
   fixLink,
@@ -91,6 +101,7 @@ function bindViews() {
   bindAdvisor(handlers);
   bindReview(handlers);
   bindVerdict(handlers);
+  bindCoach(handlers);
 }
 
 /** Every control's handler, and the keyboard and history events. */
@@ -142,6 +153,7 @@ function bindControls() {
     requestAdvice();
   });
   $("#share").addEventListener("click", share);
+  $("#why").addEventListener("click", toggleWhy);
   bindStartMenu();
   // For keyboards: from the dice to the verdict's action, from the verdict to the sheet.
   for (const skip of document.querySelectorAll("[data-skip]")) {

@@ -73,6 +73,11 @@ export const store = {
   shown: null,
   /** The final-score histogram of the position shown with a goal: {query, result} or {query, error}. */
   histogram: null,
+  /** The coach's explanation (view-coach.js): {query, loading} | {query, result} | {query, error};
+   * the panel under the verdict is open (`whyOpen`); the options whose Why? is open (`whyOptions`). */
+  explanation: null,
+  whyOpen: false,
+  whyOptions: { query: null, keys: new Set() },
   /** What the review panel shows: {query, result} or {query, error}. */
   reviewShown: null,
   /** The note under the header: {kind: "offline" | "update", registration}, or null. */

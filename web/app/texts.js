@@ -1,5 +1,6 @@
 // The page's texts in English and Japanese, the language chosen, and how numbers are written.
 
+import { COACH_TEXTS } from "./texts-coach.js";
 import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
 import { PRACTICE_TEXTS } from "./texts-practice.js";
@@ -323,6 +324,7 @@ for (const language of Object.keys(TEXTS)) {
     GAMES_TEXTS[language],
     PRACTICE_TEXTS[language],
     REVIEW_TEXTS[language],
+    COACH_TEXTS[language],
   );
 }
 

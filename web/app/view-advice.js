@@ -9,6 +9,7 @@ import { renderError } from "./view-error.js";
 import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
 import { renderHistogram } from "./view-histogram.js";
 import { renderCard } from "./view-card.js";
+import { optionWhy, renderCoach } from "./view-coach.js";
 import { renderPractice } from "./view-practice.js";
 import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
 
@@ -24,7 +25,13 @@ export function markStale() {
   for (const button of document.querySelectorAll("#options button")) button.disabled = true;
 }
 
+/** Draw the advice (the verdict, every option) and the coach's controls from the store. */
 export function renderAdvice() {
+  drawAdvice();
+  renderCoach();
+}
+
+function drawAdvice() {
   const summary = $("#summary");
   const list = $("#options");
   list.removeAttribute("aria-busy");
@@ -118,7 +125,8 @@ export function renderEntryPrompt(result) {
   renderCard();
 }
 
-/** One option: what to do, its expected final score and loss, and a button that does it. */
+/** One option: what to do, its expected final score and loss, a button that does it and its Why?
+ * (view-coach.js). */
 export function renderOption(option, rank, dice, variant) {
   const item = el("li", {
     class: rank === 1 ? "option best" : "option",
@@ -179,7 +187,7 @@ export function renderOption(option, rank, dice, variant) {
   }
   const apply = el("button", { type: "button", class: "apply", "aria-label": applyName, text: applyText });
   apply.addEventListener("click", () => handlers.applyOption(option));
-  item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply);
+  item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply, optionWhy(option));
   return item;
 }
 

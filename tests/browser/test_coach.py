@@ -1,0 +1,217 @@
+"""The coach on the page: the "Why?" panel under the verdict and in every option shows what
+yacht.api.explain_query (CPython) says, in English and Japanese; its files (.bonus, .points) are
+fetched only once an explanation is asked for, and a failure says so with Retry; the controls work
+from the keyboard; axe finds nothing with the panels open."""
+
+import pytest
+from playwright.sync_api import Page, expect
+from yacht.api import explain_query
+from yacht.core.categories import NAMES_EN, NAMES_JA
+from yacht.core.position import format_query, parse_query
+
+from .page_helpers import open_page, visit, wait_for_advice
+from .test_accessibility import violations
+
+pytestmark = pytest.mark.browser
+
+ROLL_1 = "s=,,,,,,,,,,,&d=14466&r=1"
+POSITIONS = (
+    ROLL_1,
+    "s=3,,9,,,18,,,,,30,&d=14466&r=2",
+    "s=3,,9,,,18,22,,,,30,&d=22556&r=1",
+    "s=,,,,,,,,,,,&d=22255&r=1&v=strict",
+    "s=3,,9,,,18,22,,,,30,&d=22556&r=2&v=strict",
+    "s=3,,9,,,18,22,,,,30,&d=22556&r=2&o=5,,12,,,24,,,,15,30,",
+    "s=3,,9,,,18,22,,,,30,&d=22556&r=2&t=200",
+)
+"""Roll 1 and 2, official and strict, one against an opponent (o=) and one with a score to reach (t=)."""
+NAMES = {"en": NAMES_EN, "ja": NAMES_JA}
+EXACT = 1e-9
+COACH_SUFFIXES = (".bonus", ".points")
+
+READ = """box => ({
+    aims: [...box.querySelectorAll('[data-testid=aim]')].map(e => ({
+        category: Number(e.dataset.category), p: Number(e.dataset.p),
+        mean_points: Number(e.dataset.meanPoints), text: e.textContent })),
+    bonus: Number(box.querySelector('[data-testid=bonus-chance]').dataset.p),
+    why: [...box.querySelectorAll('[data-testid=why-term]')].map(e => ({
+        kind: e.dataset.kind, category: e.dataset.category === undefined ? null : Number(e.dataset.category),
+        best: Number(e.dataset.best), other: Number(e.dataset.other) })),
+    whyText: box.querySelector('[data-testid=why]')?.textContent ?? null,
+    text: box.textContent,
+})"""
+
+
+def canonical(query: str) -> str:
+    return format_query(parse_query(query))
+
+
+def percent(p: float) -> str:
+    return f"{100 * p:.0f} %"
+
+
+def key(option: dict) -> str:
+    """As view-coach.js's optionKey."""
+    if "keep" in option:
+        return f"k{''.join(map(str, option['keep']))}:{option.get('category', '')}"
+    return f"c{option['category']}"
+
+
+def assert_explains(shown: dict, option: dict, terms: list[dict], language: str) -> None:
+    """The numbers a panel shows are explain_query's for ``option`` (its first three aims, its bonus
+    chance, the terms of why the best beats the other), and its words name them."""
+    names = NAMES[language]
+    assert len(shown["aims"]) == min(3, len(option["aims"]))
+    for aim, expected in zip(shown["aims"], option["aims"], strict=False):
+        assert aim["category"] == expected["category"]
+        assert aim["p"] == pytest.approx(expected["p"], abs=EXACT)
+        assert aim["mean_points"] == pytest.approx(expected["mean_points"], abs=EXACT)
+        assert names[expected["category"]] in aim["text"] and percent(expected["p"]) in aim["text"]
+    assert shown["bonus"] == pytest.approx(option["bonus"], abs=EXACT)
+    assert percent(option["bonus"]) in shown["text"]
+    assert len(shown["why"]) == len(terms)
+    for term, expected in zip(shown["why"], terms, strict=True):
+        assert term["kind"] == expected["kind"]
+        assert term["category"] == expected.get("category")
+        assert term["best"] == pytest.approx(expected["best"], abs=EXACT)
+        assert term["other"] == pytest.approx(expected["other"], abs=EXACT)
+        if expected["kind"] != "category":
+            assert percent(expected["best"]) in shown["whyText"] and percent(expected["other"]) in shown["whyText"]
+        if "category" in expected:
+            assert names[expected["category"]] in shown["whyText"]
+
+
+def open_why(page: Page) -> None:
+    button = page.locator("#why")
+    expect(button).to_be_enabled()
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    expect(button).to_have_attribute("aria-expanded", "true")
+
+
+def explanation_of(page: Page, query: str) -> dict:
+    """The panel under the verdict once it shows the explanation of ``query``."""
+    panel = page.locator("[data-testid=explanation]")
+    expect(panel).to_be_visible()
+    expect(panel).not_to_have_attribute("aria-busy", "true", timeout=60_000)
+    expect(panel.locator("[data-testid=bonus-chance]")).to_be_visible()
+    return panel.evaluate(READ)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_why_panels_show_explain_query_numbers_in_words(make_context, server, tables, artifacts, language) -> None:
+    page = make_context(locale="ja-JP" if language == "ja" else "en-US").new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    for number, query in enumerate(POSITIONS):
+        canon = canonical(query)
+        if number == 0:
+            open_page(page, server, query)
+        else:
+            visit(page, server, query)
+        wait_for_advice(page, canon)
+        open_why(page)
+        expected = explain_query(canon, tables)
+        options = expected["options"]
+        # The panel: the advice's best, against the next best.
+        page.wait_for_function(
+            "k => document.querySelector('#explanation').dataset.key === k", arg=key(options[0]), timeout=60_000
+        )
+        shown = explanation_of(page, canon)
+        assert_explains(shown, options[0], expected["why"], language)
+        if number == 0:
+            page.screenshot(path=str(artifacts / f"coach-roll1-{language}-390x844.png"))
+        # An option's Why?: that option, against the best.
+        other = next(o for o in options[1:] if o["why"])
+        item = page.locator(f"[data-testid=option-why][data-key='{key(other)}']")
+        item.locator("summary").click()
+        body = item.locator(".why-body")
+        expect(body).to_have_attribute("data-key", key(other))
+        assert_explains(body.evaluate(READ), other, other["why"], language)
+        if number == 0:
+            item.scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"coach-option-{language}-390x844.png"))
+        item.locator("summary").click()
+
+
+def test_the_coach_files_are_fetched_only_once_why_is_tapped(make_context, server) -> None:
+    page = make_context().new_page()
+    start = len(server.requested)
+    open_page(page, server, ROLL_1)
+    wait_for_advice(page, canonical(ROLL_1))
+    page.wait_for_timeout(500)
+    coach = lambda: [p for p in server.requested[start:] if p.endswith(COACH_SUFFIXES)]  # noqa: E731
+    assert coach() == []
+    open_why(page)
+    explanation_of(page, canonical(ROLL_1))
+    assert sorted(coach()) == ["/tables/yacht-official.bonus", "/tables/yacht-official.points"]
+
+
+def test_a_coach_file_that_fails_to_load_is_said_with_retry(make_context, server) -> None:
+    page = make_context().new_page()
+    open_page(page, server, ROLL_1)
+    wait_for_advice(page, canonical(ROLL_1))
+    server.failing["/tables/yacht-official.points"] = 404
+    try:
+        open_why(page)
+        panel = page.locator("[data-testid=explanation]")
+        expect(panel.locator(".why-error")).to_contain_text("yacht-official.points", timeout=60_000)
+        expect(page.locator("[data-testid=verdict]")).to_be_visible()  # the advice stays
+    finally:
+        del server.failing["/tables/yacht-official.points"]
+    panel.locator(".why-retry").click()
+    explanation_of(page, canonical(ROLL_1))
+
+
+def test_why_works_from_the_keyboard_and_keeps_the_focus(make_context, server) -> None:
+    page = make_context().new_page()
+    open_page(page, server, ROLL_1)
+    wait_for_advice(page, canonical(ROLL_1))
+    button = page.locator("#why")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    explanation_of(page, canonical(ROLL_1))
+    expect(button).to_be_focused()
+    page.keyboard.press("Space")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("[data-testid=explanation]")).to_be_hidden()
+    expect(button).to_be_focused()
+    summary = page.locator("[data-testid=option-why] summary").nth(1)
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(summary).to_be_focused()
+    expect(page.locator("[data-testid=option-why]").nth(1).locator("[data-testid=why]")).to_be_visible()
+    page.keyboard.press("Space")
+    expect(page.locator("[data-testid=option-why]").nth(1)).not_to_have_attribute("open", "")
+
+
+def test_the_why_panel_is_closed_by_default_and_does_not_move_the_dice_or_keep(make_context, server) -> None:
+    page = make_context().new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, server, ROLL_1)
+    wait_for_advice(page, canonical(ROLL_1))
+    expect(page.locator("#why")).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("[data-testid=explanation]")).to_be_hidden()
+    before = [page.locator(s).bounding_box() for s in ("#slots", "#verdict-apply", "[data-testid=verdict]")]
+    open_why(page)
+    explanation_of(page, canonical(ROLL_1))
+    after = [page.locator(s).bounding_box() for s in ("#slots", "#verdict-apply", "[data-testid=verdict]")]
+    assert after == before
+    panel = page.locator("[data-testid=explanation]").bounding_box()
+    assert panel["y"] >= before[1]["y"] + before[1]["height"]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_axe_finds_no_violation_with_the_why_panels_open(make_context, server, language) -> None:
+    page = make_context(locale="ja-JP" if language == "ja" else "en-US").new_page()
+    open_page(page, server, ROLL_1)
+    wait_for_advice(page, canonical(ROLL_1))
+    open_why(page)
+    explanation_of(page, canonical(ROLL_1))
+    page.locator("[data-testid=option-why] summary").nth(1).click()
+    expect(page.locator("[data-testid=option-why]").nth(1).locator("[data-testid=why]")).to_be_visible()
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found[scheme] = violations(page)
+    assert found == {"light": [], "dark": []}
