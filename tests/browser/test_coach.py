@@ -215,3 +215,26 @@ def test_axe_finds_no_violation_with_the_why_panels_open(make_context, server, l
         page.emulate_media(color_scheme=scheme)
         found[scheme] = violations(page)
     assert found == {"light": [], "dark": []}
+
+
+def test_ranked_by_average_the_why_panel_explains_the_option_the_verdict_shows(make_context, server, tables) -> None:
+    """With a score to reach, ranking by the average puts another option in the verdict than the
+    chance's best (explain_query's first): the panel explains that option, and names no other best."""
+    query = "s=3,,9,,,18,22,,,,30,&d=11346&r=2&t=220"
+    options = explain_query(query, tables)["options"]
+    average_best = max(options, key=lambda o: o["expected"])
+    assert key(average_best) != key(options[0]), "the case needs a chance's best that is not the average's"
+    page = make_context().new_page()
+    open_page(page, server, query)
+    wait_for_advice(page, canonical(query))
+    page.locator("input[name=aim][value=average]").check(force=True)
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_have_attribute("data-keep", "".join(map(str, average_best["keep"])))
+    open_why(page)
+    page.wait_for_function(
+        "k => document.querySelector('#explanation').dataset.key === k", arg=key(average_best), timeout=60_000
+    )
+    shown = explanation_of(page, query)
+    assert [a["category"] for a in shown["aims"]] == [a["category"] for a in average_best["aims"][:3]]
+    assert [a["p"] for a in shown["aims"]] == pytest.approx([a["p"] for a in average_best["aims"][:3]], abs=EXACT)
+    expect(page.locator("#explanation [data-testid=why]")).to_have_count(0)

@@ -12,6 +12,8 @@ import { categoryName, possible } from "./rules.js";
 import { currentQuery, practising, store } from "./store.js";
 import { t } from "./texts.js";
 import { formatPercent } from "./texts-coach.js";
+import { aimedOptions } from "./view-goal.js";
+import { rankOptions } from "./view-verdict.js";
 
 let handlers = null;
 
@@ -118,6 +120,15 @@ function fillBody(box, key) {
   }
   const { options, why, variant } = shown.result;
   const best = options[0];
+  const { options: aimed, value } = aimedOptions(shown.result);
+  const verdict = rankOptions(aimed, value)[0]?.option ?? best;
+  if (key === null && optionKey(verdict) !== optionKey(best)) {
+    // The verdict shows another option than the explanation's first (an exact tie, or a goal's
+    // options ranked by their average): what it plays for, and no "why" naming another best.
+    box.replaceChildren(aimsLine(verdict, variant));
+    box.dataset.key = optionKey(verdict);
+    return;
+  }
   const option = key === null ? best : options.find((o) => optionKey(o) === key);
   if (!option) return box.replaceChildren();
   const against = optionKey(option) === optionKey(best) ? (options[1] ?? null) : option;
