@@ -28,8 +28,8 @@ serve: site
 
 # Lint, then the core, CLI and browser tests on both cores (pytest-xdist: one module per worker at a
 # time, so a module's page and Pyodide start are shared), all but the slow ones; test-slow runs those.
-PYTEST := $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 PYTEST_WORKERS ?= 2
+PYTEST = $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 test: site chromium lint
 	$(PYTEST) -m "not slow"
