@@ -12,7 +12,7 @@ from hypothesis import settings
 from yacht.core.rules import VARIANTS
 from yacht.core.table import Table, decode, file_name
 
-from build_table.solve import solve
+from build_table.solve import solve, solve_spread
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "public" / "tables"
@@ -55,6 +55,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def solved() -> dict[str, np.ndarray]:
     """Ẽ of each variant from a float64 solve in this process (in-process, no fork)."""
     return {name: solve(variant, workers=1) for name, variant in VARIANTS.items()}
+
+
+class _Spreads(dict[str, np.ndarray]):
+    def __init__(self, solved: dict[str, np.ndarray]) -> None:
+        super().__init__()
+        self.solved = solved
+
+    def __missing__(self, name: str) -> np.ndarray:
+        self[name] = solve_spread(VARIANTS[name], self.solved[name], workers=1)
+        return self[name]
+
+
+@pytest.fixture(scope="session")
+def spreads(solved: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """σ[mask, ν] of each variant (``build_table.solve.solve_spread``, float64), solved in this
+    process the first time a test asks for that variant."""
+    return _Spreads(solved)
 
 
 @pytest.fixture(scope="session")

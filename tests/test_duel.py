@@ -18,13 +18,6 @@ from yacht.core.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
 from yacht.core.rules import OFFICIAL, STRICT, possible_scores, score_table
 from yacht.play.duel import calibration, drift, duel, win_aware_policy, win_rate
 
-from build_table.solve import solve_spread
-
-
-@pytest.fixture(scope="module")
-def spreads(solved) -> dict[str, np.ndarray]:
-    return {v.name: solve_spread(v, solved[v.name], workers=1) for v in (OFFICIAL, STRICT)}
-
 
 def test_thrown_dice_follow_the_roll_probabilities():
     rng = np.random.default_rng(3)

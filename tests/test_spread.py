@@ -12,12 +12,10 @@ from yacht.core.advisor import sheet_state
 from yacht.core.rules import OFFICIAL, possible_scores
 from yacht.core.table import SCALE, TableError, decode, decode_spread, encode, encode_spread
 
-from build_table.solve import solve_spread
-
 
 @pytest.fixture(scope="module")
-def spread(solved) -> np.ndarray:
-    return solve_spread(OFFICIAL, solved["official"], workers=2)
+def spread(spreads) -> np.ndarray:
+    return spreads["official"]
 
 
 def test_spread_is_the_sd_of_the_exact_distribution(solved, spread):

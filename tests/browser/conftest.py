@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,6 +62,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
         self.failing: dict[str, int] = {}
         self.replaced: dict[str, bytes] = {}
         self.requested: list[str] = []
+        self.snapshot: bytes | None = None
+        """The warm start's snapshot new contexts are seeded with (``warm_snapshot``), served at
+        ``SNAPSHOT_PATH``; posted there by the page that took it."""
 
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.server_port}/{path}"
@@ -99,12 +103,31 @@ SOURCES_PATH = "/web/app/"
 publishes only bundled (``public/app.js``): tests that import one module (test_formats) load it here."""
 
 
+SNAPSHOT_PATH = "/__tests__/snapshot"
+"""Where the test server takes (POST) and gives (GET) the snapshot contexts are seeded with."""
+
+
 class _Handler(Handler):
     server: SiteServer
+
+    def do_POST(self) -> None:
+        if urlsplit(self.path).path != SNAPSHOT_PATH:
+            self.send_error(405)
+            return
+        self.server.snapshot = self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(204)
+        self.end_headers()
 
     def do_GET(self) -> None:
         path = urlsplit(self.path).path
         self.server.requested.append(path)
+        if path == SNAPSHOT_PATH and self.server.snapshot is not None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(self.server.snapshot)))
+            self.end_headers()
+            self.wfile.write(self.server.snapshot)
+            return
         if path.startswith(SOURCES_PATH):
             source = ROOT / "web" / "app" / path.removeprefix(SOURCES_PATH)
             if source.parent != ROOT / "web" / "app" or not source.is_file():
@@ -212,10 +235,78 @@ def new_context(browser: Browser, **options: object) -> BrowserContext:
     return context
 
 
+SNAPSHOT_CACHE = "yacht-runtime-snapshot"
+"""web/snapshot.js's CACHE: where the page keeps the warm start's snapshot."""
+
+SAVED_SNAPSHOT = """async ([name, url, to]) => {
+  const response = await (await caches.open(name)).match(url);
+  if (!response) return false;
+  await fetch(to, { method: "POST", body: await response.arrayBuffer() });
+  return true;
+}"""
+
+SEED_SNAPSHOT = """async ([name, url, from]) => {
+  const bytes = await (await fetch(from)).arrayBuffer();
+  const headers = { "Content-Type": "application/octet-stream" };
+  await (await caches.open(name)).put(url, new Response(bytes, { headers }));
+}"""
+
+
+def snapshot_url(server: SiteServer, runtime: dict, key: str | None = None) -> str:
+    """The URL the page keeps this build's snapshot under (web/snapshot.js's SNAPSHOT_KEY)."""
+    return server.url(f"runtime/snapshot?build={key or runtime['snapshotKey']}")
+
+
+def seed_snapshot(context: BrowserContext, server: SiteServer, runtime: dict) -> None:
+    """Put the server's snapshot (``warm_snapshot``) in the context's cache, as a first visit would
+    have saved it: the context's pages start Python from it, and none takes one of its own."""
+    page = context.new_page()
+    page.goto(server.url("build.json"))
+    page.evaluate(SEED_SNAPSHOT, [SNAPSHOT_CACHE, snapshot_url(server, runtime), server.url(SNAPSHOT_PATH[1:])])
+    page.close()
+
+
+def warm_context(browser: Browser, server: SiteServer, runtime: dict, **options: object) -> BrowserContext:
+    """``new_context`` whose cache holds the snapshot (``seed_snapshot``; ask for ``warm_snapshot``)."""
+    context = new_context(browser, **options)
+    seed_snapshot(context, server, runtime)
+    return context
+
+
 @pytest.fixture(scope="session")
-def shared_context(browser: Browser) -> Iterator[BrowserContext]:
-    """One context for most tests: its HTTP cache makes every page load after the first faster."""
-    context = new_context(browser)
+def warm_snapshot(browser: Browser, server: SiteServer, runtime: dict, tmp_path_factory) -> bytes:
+    """This build's warm-start snapshot, taken once per run by a first visit (the workers share it
+    in the run's temporary folder) and kept by the server for ``seed_snapshot``.
+
+    Most tests see a page that is not the first visit of its context: seeding their contexts spares
+    each one the snapshot worker's own Pyodide start (about 2 s of CPU) and Python's start. A test of
+    a first visit uses ``fresh_page`` or ``make_context(snapshot=False)``."""
+    path = tmp_path_factory.getbasetemp().parent / f"snapshot-{runtime['snapshotKey']}.bin"
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            context = new_context(browser)
+            page = context.new_page()
+            page.goto(server.url("index.html?s=,,,,,,,,,,,&d=12345&r=1"))
+            expect(page.locator("html")).to_have_attribute("data-state", "ready")
+            posted = [SNAPSHOT_CACHE, snapshot_url(server, runtime), server.url(SNAPSHOT_PATH[1:])]
+            deadline = time.monotonic() + LOAD_TIMEOUT_MS / 1000
+            while not page.evaluate(SAVED_SNAPSHOT, posted):  # saved after the first answer
+                assert time.monotonic() < deadline, "the first visit saved no snapshot"
+                page.wait_for_timeout(200)
+            context.close()
+            path.write_bytes(server.snapshot)
+    server.snapshot = path.read_bytes()
+    return server.snapshot
+
+
+@pytest.fixture(scope="session")
+def shared_context(
+    browser: Browser, server: SiteServer, runtime: dict, warm_snapshot: bytes
+) -> Iterator[BrowserContext]:
+    """One context for most tests: its HTTP cache makes every page load after the first faster, and
+    its first page starts from the snapshot too."""
+    context = warm_context(browser, server, runtime)
     yield context
     context.close()
 
@@ -243,12 +334,17 @@ def page(one_page: tuple[Page, list[str]]) -> Iterator[Page]:
 
 
 @pytest.fixture
-def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    """``make_context(**options)``: a context of the test's own (closed after it), e.g. another locale."""
+def make_context(
+    browser: Browser, server: SiteServer, runtime: dict, warm_snapshot: bytes
+) -> Iterator[Callable[..., BrowserContext]]:
+    """``make_context(**options)``: a context of the test's own (closed after it), e.g. another
+    locale. Its cache holds the snapshot (``seed_snapshot``) unless ``snapshot=False`` or service
+    workers are allowed (what a service worker caches on a first visit is then as it is for a player)."""
     contexts: list[BrowserContext] = []
 
-    def make(**options: object) -> BrowserContext:
-        contexts.append(new_context(browser, **options))
+    def make(snapshot: bool = True, **options: object) -> BrowserContext:
+        warm = snapshot and options.get("service_workers", "block") == "block"
+        contexts.append(warm_context(browser, server, runtime, **options) if warm else new_context(browser, **options))
         return contexts[-1]
 
     yield make
@@ -256,16 +352,26 @@ def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
         context.close()
 
 
-@pytest.fixture
-def fresh_page(browser: Browser) -> Iterator[Page]:
-    """A page in a context of its own: an empty HTTP cache, as on a first visit."""
-    context = new_context(browser)
+def _own_page(context: BrowserContext) -> Iterator[Page]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     context.close()
     assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def fresh_page(browser: Browser) -> Iterator[Page]:
+    """A page in a context of its own: an empty HTTP cache and no snapshot, as on a first visit."""
+    yield from _own_page(new_context(browser))
+
+
+@pytest.fixture
+def warm_page(browser: Browser, server: SiteServer, runtime: dict, warm_snapshot: bytes) -> Iterator[Page]:
+    """A page in a context of its own with an empty HTTP cache but the snapshot an earlier visit
+    saved (``seed_snapshot``): every file but the runtime's start is fetched as on a first visit."""
+    yield from _own_page(warm_context(browser, server, runtime))
 
 
 @pytest.fixture(scope="session")

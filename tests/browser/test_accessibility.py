@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import new_context
+from .conftest import warm_context
 from .page_helpers import control, open_cell, open_page, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -26,10 +26,10 @@ BAD = "s=3,,9,,,18,22,,,,30,&d=2255&r=2"
 
 
 @pytest.fixture(scope="module")
-def page(browser) -> Iterator[Page]:
+def page(browser, server, runtime, warm_snapshot) -> Iterator[Page]:
     """A page of this module's own context: what it loads (the chunks for t=) stays out of
     the shared context's cache, whose tests count what the server is asked for."""
-    context = new_context(browser)
+    context = warm_context(browser, server, runtime)
     yield context.new_page()
     context.close()
 

@@ -145,12 +145,12 @@ def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: 
 
 
 def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it_exactly_from_the_chunks_it_needs(
-    fresh_page: Page, server, cpython
+    warm_page: Page, server, cpython
 ) -> None:
     """Seven free categories: the chance is exact (one turn over R), from the reach chunks of the
     seven masks after this one, fetched only once a target is set; no spread table. (A page of
     its own: the opponent's test before loaded some of the same chunks.)"""
-    page = fresh_page
+    page = warm_page
     server.requested.clear()
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)

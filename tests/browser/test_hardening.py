@@ -63,8 +63,8 @@ def test_a_variant_named_like_a_javascript_property_is_an_unknown_variant(page: 
     wait_for_advice(page, fixed)
 
 
-def test_a_variant_named_like_a_property_then_retry_after_a_failed_load(fresh_page: Page, server) -> None:
-    page = fresh_page
+def test_a_variant_named_like_a_property_then_retry_after_a_failed_load(warm_page: Page, server) -> None:
+    page = warm_page
     with server.fail("/tables/yacht-official.table", 503):
         page.goto(server.url("index.html?v=hasOwnProperty&d=12345&r=1"))
         expect(page.locator("html")).to_have_attribute("data-state", "error")

@@ -28,9 +28,9 @@ def retry_gets_advice(page: Page, query: str, cpython) -> None:
     assert_same_advice(page, cpython(query))
 
 
-def test_the_strict_table_served_as_the_official_one_is_refused(fresh_page: Page, server, cpython) -> None:
+def test_the_strict_table_served_as_the_official_one_is_refused(warm_page: Page, server, cpython) -> None:
     """Once shown: 225.3394 (strict) under "Official" for d=66666&r=3 (225.3611 is right)."""
-    page, query = fresh_page, "s=,,,,,,,,,,,&d=66666&r=3"
+    page, query = warm_page, "s=,,,,,,,,,,,&d=66666&r=3"
     strict = (PUBLIC / "tables" / "yacht-strict.table").read_bytes()
     with server.replace("/tables/yacht-official.table", strict):
         page.goto(server.url(f"index.html?{query}"))
@@ -58,9 +58,9 @@ def test_a_missing_or_damaged_runtime_is_named_not_loading_forever(
 
 
 def test_a_numpy_wheel_that_fails_gives_a_plain_message_with_the_details_folded(
-    fresh_page: Page, server, cpython, runtime
+    warm_page: Page, server, cpython, runtime
 ) -> None:
-    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    page, query = warm_page, "s=,,,,,,,,,,,&d=12345&r=1"
     with server.fail("/" + runtime["numpyURL"], 503):
         page.goto(server.url(f"index.html?{query}"))
         expect_load_error(page, "(NumPy)", f"{NUMPY_WHEEL}: NumPy could not be loaded (Failed to fetch)")
@@ -74,8 +74,8 @@ def test_a_numpy_wheel_that_fails_gives_a_plain_message_with_the_details_folded(
     retry_gets_advice(page, query, cpython)
 
 
-def test_a_damaged_package_wheel_names_the_file(fresh_page: Page, server, cpython) -> None:
-    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+def test_a_damaged_package_wheel_names_the_file(warm_page: Page, server, cpython) -> None:
+    page, query = warm_page, "s=,,,,,,,,,,,&d=12345&r=1"
     with server.replace("/py/yacht_advisor-0.1.0-py3-none-any.whl", b"PK\x03\x04 not really a zip"):
         page.goto(server.url(f"index.html?{query}"))
         expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
@@ -83,9 +83,9 @@ def test_a_damaged_package_wheel_names_the_file(fresh_page: Page, server, cpytho
     retry_gets_advice(page, query, cpython)
 
 
-def test_a_worker_that_fails_before_the_page_script_runs_is_reported(fresh_page: Page, server, cpython) -> None:
+def test_a_worker_that_fails_before_the_page_script_runs_is_reported(warm_page: Page, server, cpython) -> None:
     """index.html starts the worker before the modules load: a failure that early is not lost."""
-    page, query = fresh_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    page, query = warm_page, "s=,,,,,,,,,,,&d=12345&r=1"
     with server.fail("/worker.js", 404):
         page.goto(server.url(f"index.html?{query}"))
         expect_load_error(page, "Could not load the advisor (Python runtime (Pyodide))", "worker.js")

@@ -111,8 +111,8 @@ def test_loading_ends_ready_and_the_page_is_usable_meanwhile(fresh_page: Page, s
     assert_same_advice(page, cpython("s=,,,,,24,,,,,,&d=22555&r=2"))
 
 
-def test_a_failed_download_shows_what_failed_and_retry_recovers(fresh_page: Page, server, cpython) -> None:
-    page = fresh_page
+def test_a_failed_download_shows_what_failed_and_retry_recovers(warm_page: Page, server, cpython) -> None:
+    page = warm_page
     query = "s=,,,,,,,,,,,&d=11223&r=1"
     with server.fail("/tables/yacht-official.table", 503):
         page.goto(server.url(f"index.html?{query}"))

@@ -21,7 +21,7 @@ from yacht.core.rules import VARIANTS, score_table
 from yacht.play.game import parse_game
 from yacht.play.practice_dice import ME, practice_roll
 
-from .conftest import ARTIFACTS, new_context
+from .conftest import ARTIFACTS, warm_context
 from .page_helpers import open_page, url_query
 from .test_accessibility import violations
 from .test_phone import no_clashes
@@ -32,9 +32,9 @@ TOLERANCE = 1e-6
 
 
 @pytest.fixture(scope="module")
-def context(browser):
+def context(browser, server, runtime, warm_snapshot):
     """One phone-sized context for the module: its device storage carries the games across tests."""
-    context = new_context(browser, viewport={"width": 390, "height": 844})
+    context = warm_context(browser, server, runtime, viewport={"width": 390, "height": 844})
     yield context
     context.close()
 
@@ -232,8 +232,8 @@ def finished_record(tables) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_a_practice_turn_on_one_phone_screen_without_axe_violations(browser, server, language) -> None:
-    context = new_context(browser, viewport={"width": 390, "height": 844})
+def test_a_practice_turn_on_one_phone_screen_without_axe_violations(make_context, server, language) -> None:
+    context = make_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     open_page(page, server)
     page.locator(f"[data-lang={language}]").click()
@@ -258,8 +258,8 @@ def test_a_practice_turn_on_one_phone_screen_without_axe_violations(browser, ser
     context.close()
 
 
-def test_the_keys_keep_dice_and_roll_in_a_practice_game(browser, server) -> None:
-    context = new_context(browser)
+def test_the_keys_keep_dice_and_roll_in_a_practice_game(make_context, server) -> None:
+    context = make_context()
     page = context.new_page()
     open_page(page, server)
     page.locator("#practice-open").click()

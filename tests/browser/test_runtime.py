@@ -74,15 +74,15 @@ def test_a_damaged_or_substituted_standard_library_is_refused(fresh_page: Page, 
     retry_gets_advice(fresh_page, QUERY, cpython)
 
 
-def test_a_substituted_numpy_wheel_is_refused_by_its_sha256(fresh_page: Page, server, cpython, runtime):
+def test_a_substituted_numpy_wheel_is_refused_by_its_sha256(warm_page: Page, server, cpython, runtime):
     """The official wheel is a genuine NumPy, but not the file our lock file lists."""
     official = record_imports.official_files()["/" + runtime["numpyURL"]]
     with server.replace("/" + runtime["numpyURL"], official):
-        fresh_page.goto(server.url(f"index.html?{QUERY}"))
+        warm_page.goto(server.url(f"index.html?{QUERY}"))
         expect_load_error(
-            fresh_page, "(NumPy)", "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl: damaged or substituted"
+            warm_page, "(NumPy)", "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl: damaged or substituted"
         )
-    retry_gets_advice(fresh_page, QUERY, cpython)
+    retry_gets_advice(warm_page, QUERY, cpython)
 
 
 def test_the_first_answer_imports_the_package_from_its_shipped_bytecode(fresh_page: Page, server) -> None:

@@ -6,12 +6,13 @@ import time
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
+from .conftest import SNAPSHOT_CACHE as CACHE
+from .conftest import snapshot_url
 from .page_helpers import assert_same_advice, open_page, wait_for_advice
 
 pytestmark = pytest.mark.browser
 
 QUERY = "s=,,,,,,,,,,,&d=14466&r=1"
-CACHE = "yacht-runtime-snapshot"
 
 SNAPSHOTS = """async (name) => {
   const cache = await caches.open(name);
@@ -25,10 +26,6 @@ SNAPSHOTS = """async (name) => {
 PUT = """async ([name, url, size]) => {
   await (await caches.open(name)).put(url, new Response(new Uint8Array(size).fill(7)));
 }"""
-
-
-def snapshot_url(server, runtime: dict, key: str | None = None) -> str:
-    return server.url(f"runtime/snapshot?build={key or runtime['snapshotKey']}")
 
 
 def runtime_start(page: Page) -> str:
@@ -57,7 +54,7 @@ def wait_for_saved_snapshot(page: Page, server, runtime: dict) -> dict:
 
 
 def test_a_second_visit_starts_from_the_snapshot_with_the_same_advice(make_context, server, cpython, runtime) -> None:
-    context = make_context()
+    context = make_context(snapshot=False)
     first = visit(context, server, cpython)
     assert runtime_start(first) == "fresh"
     saved = wait_for_saved_snapshot(first, server, runtime)
@@ -78,7 +75,7 @@ ALTER = """async ([name, url]) => {
 def test_a_snapshot_that_does_not_start_is_discarded_and_the_page_starts_afresh(
     make_context, server, cpython, runtime
 ) -> None:
-    context = make_context()
+    context = make_context(snapshot=False)
     first = visit(context, server, cpython)
     wait_for_saved_snapshot(first, server, runtime)
     first.evaluate(ALTER, [CACHE, snapshot_url(server, runtime)])
@@ -89,7 +86,7 @@ def test_a_snapshot_that_does_not_start_is_discarded_and_the_page_starts_afresh(
 
 
 def test_bytes_that_are_no_snapshot_are_deleted_unused(make_context, server, cpython, runtime) -> None:
-    context = make_context()
+    context = make_context(snapshot=False)
     page = context.new_page()
     page.goto(server.url("build.json"))
     page.evaluate(PUT, [CACHE, snapshot_url(server, runtime), 4096])
@@ -99,7 +96,7 @@ def test_bytes_that_are_no_snapshot_are_deleted_unused(make_context, server, cpy
 
 
 def test_a_snapshot_of_another_build_is_never_used_and_is_deleted(make_context, server, cpython, runtime) -> None:
-    context = make_context()
+    context = make_context(snapshot=False)
     page = context.new_page()
     page.goto(server.url("build.json"))
     old = snapshot_url(server, runtime, key="0123456789abcdef")
@@ -107,3 +104,10 @@ def test_a_snapshot_of_another_build_is_never_used_and_is_deleted(make_context, 
     page = visit(context, server, cpython)
     assert runtime_start(page) == "fresh"
     assert list(wait_for_saved_snapshot(page, server, runtime)) == [snapshot_url(server, runtime)]
+
+
+def test_a_snapshot_taken_in_another_browser_profile_starts_the_page(make_context, server, cpython) -> None:
+    """The snapshot is the runtime's memory alone: the one a first visit took elsewhere (the tests'
+    ``warm_snapshot``, which every seeded context starts from) starts a page with the same advice."""
+    page = visit(make_context(), server, cpython)
+    assert runtime_start(page) == "snapshot"
