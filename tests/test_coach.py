@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from bruteforce import coach_options
 from conftest import TABLES
+from strategies import advisor_practice
 from test_cli_input import call
-from yacht.api import CoachMissing, Tables, explain_query
+from yacht.api import CoachMissing, Tables, explain_decision_query, explain_query, review_query
 from yacht.chances.coach import empty_coach, explain, solve_coach_states, why
 from yacht.chances.coach_table import SCALES, file_name
 from yacht.core.advisor import advise, sheet_state
@@ -19,6 +20,7 @@ from yacht.core.policy import expected_policy
 from yacht.core.position import parse_query
 from yacht.core.rules import VARIANTS, score_table
 from yacht.core.states import POPCOUNT, REACHABLE
+from yacht.play.game import GameError
 
 NEAR_END = 8
 """The tests solve B and E_c of every state with at least this many categories filled."""
@@ -255,6 +257,49 @@ def test_cli_review_json_explains_each_decision():
     status, text, err = call("review", "--explain", record)
     assert status == 0, err
     assert "turn 1 roll 1 dice 14466: Keep 6 6 (not 4 4 6 6): Full House 17 % vs 56 %" in text
+
+
+@pytest.mark.parametrize("opponent", [False, True])
+def test_explain_decision_query_is_the_reviews_explanation_of_that_decision(tables, opponent):
+    """Every decision of a practice game (the advisor's choices, the second best every fifth), alone
+    or against the simulated opponent (the review graded by the chance of winning): the coach's
+    fields, the loss and where it was are the review's with explain=True; the grade is by
+    expected score; -1 is the last decision."""
+    record = advisor_practice(tables["official"].tilde, VARIANTS["official"], 4242, opponent).query
+    review = review_query(record, tables, explain=True)
+    assert any(d["why"] for d in review["decisions"])
+    for index, decision in enumerate(review["decisions"]):
+        answer = explain_decision_query(record, tables, index)
+        assert answer["query"] == review["query"] and answer["variant"] == "official"
+        shown = answer["decision"]
+        assert {k: shown[k] for k in REVIEW_KEYS} == {k: decision[k] for k in REVIEW_KEYS}, index
+        assert shown["grade"] == {"measure": "score", "loss": decision["loss"], "best": decision["loss"] == 0}
+        assert "winning" not in shown
+        if not opponent:
+            assert shown == decision
+    assert explain_decision_query(record, tables)["decision"] == explain_decision_query(record, tables, -1)["decision"]
+
+
+REVIEW_KEYS = ("turn", "roll", "dice", "query", "chosen", "best", "loss", "why")
+"""What explain_decision_query's decision shares with the review's in every game."""
+
+
+def test_explain_decision_query_explains_stopping_early_and_names_a_missing_decision(tables):
+    """Scoring at roll 2 (a category the advice would not stop in) is explained as scoring it now:
+    one aim, certain; an index past the record is a GameError on h=; without the coach's files,
+    CoachMissing."""
+    record = "h=14466-4466-24466g"  # Choice scored at roll 2
+    decision = explain_decision_query(record, tables, 1)["decision"]
+    assert decision["chosen"]["aims"] == [{"category": 6, "p": 1.0, "mean_points": 22.0}]
+    assert decision["best"]["keep"] == [4, 4, 6, 6] and decision["why"]
+    assert sum(a["p"] for a in decision["best"]["aims"]) == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(GameError, match="no decision 2: the record has 2") as raised:
+        explain_decision_query(record, tables, 2)
+    assert raised.value.field == "h"
+    bare = Tables()
+    bare["official"] = tables["official"]
+    with pytest.raises(CoachMissing):
+        explain_decision_query(record, bare, 0)
 
 
 def test_cli_bad_input_with_explain_is_a_message_not_a_traceback():

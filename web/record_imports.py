@@ -108,6 +108,7 @@ WORKER_CALLS: Final = """async ({queries, games, variant}) => {
   for (const query of games) {
     replies.push(await call("game", {query}));
     replies.push(await call("review", {query}));
+    replies.push(await call("explainDecision", {query, index: 0}));
   }
   replies.push(await call("time", {query: queries[1], repeat: 2}));
   replies.push(await call("nonsense", {}));

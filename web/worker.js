@@ -11,7 +11,8 @@
 // (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
 // (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
 // simulated opponent: yacht.api.opponent_query), explain (a position query: the coach,
-// yacht.api.explain_query), time (for the benchmark). Errors are plain objects:
+// yacht.api.explain_query), explainDecision (a game record and a decision's index: the coach on
+// that decision, yacht.api.explain_decision_query), time (for the benchmark). Errors are plain objects:
 //   {kind: "position", field, message}  a bad position or game record (yacht.core.position.
 //                                        PositionError, or its subclass yacht.play.game.GameError;
 //                                        yacht.core.position.GoalUnavailable; the message is the CLI's)
@@ -251,14 +252,14 @@ function callPython(py, call) {
   }
 }
 
-/** yacht.api.<name>(query, tables) as a plain object. The query is parsed once, in Python: when
- * the variant it asks for has no table loaded yet, or the goal needs a spread table not loaded
- * yet, that file is loaded and the call made again. */
-async function answer(name, query) {
+/** yacht.api.<name>(query, tables, ...more) as a plain object. The query is parsed once, in
+ * Python: when the variant it asks for has no table loaded yet, or the goal needs a spread table
+ * not loaded yet, that file is loaded and the call made again. */
+async function answer(name, query, ...more) {
   const py = await advisor;
   const call = () =>
     callPython(py, () => {
-      const result = py.api[name](query, py.tables);
+      const result = py.api[name](query, py.tables, ...more);
       try {
         return result.toJs({ dict_converter: Object.fromEntries });
       } finally {
@@ -328,6 +329,13 @@ const actions = {
    * coach's files, .bonus and .points, are fetched when it is first asked for). */
   explain({ query }) {
     return answer("explain_query", query);
+  },
+
+  /** The coach's explanation of decision `index` of a game record (the best against the choice):
+   * yacht.api.explain_decision_query's dict (the coach's files fetched as for explain). */
+  explainDecision({ query, index }) {
+    if (!Number.isInteger(index)) throw { kind: "internal", message: `explainDecision: no decision index ${index}` };
+    return answer("explain_decision_query", query, index);
   },
 
   /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */

@@ -41,7 +41,9 @@ explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"cat
 second); with o= or t= also ``"goal_aims"``, the aims under the goal's play after the option
 (``coach.goal_aims``, from the same goal solve as the ranking). ``review_query(query, tables,
 explain=True)`` adds the same but ``"goal_aims"`` to every decision's ``chosen`` and ``best``
-(with the decision's ``"why"``, best against chosen). They need the
+(with the decision's ``"why"``, best against chosen); ``explain_decision_query(query, tables,
+index=-1)``: one decision of a record explained so (what the page's review and practice show
+on demand: ``"decision"``, graded by expected score alone). They need the
 coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
 loaded them (the worker), or ``TableError`` naming a damaged file.
 
@@ -85,6 +87,7 @@ __all__ = [
     "Tables",
     "advise_query",
     "distribution_query",
+    "explain_decision_query",
     "explain_query",
     "game_query",
     "grade_query",
@@ -274,9 +277,32 @@ def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = Fal
     result["position"] = format_query(_at_my_turn(replay(game)[1]))
     if explain:
         for decision in result["decisions"]:
-            at = parse_query(decision["query"])._replace(opponent=None, target=None)
-            _explain(at, tables, [decision["best"], decision["chosen"]], decision)
+            _explain_decision(decision, tables)
     return result
+
+
+def explain_decision_query(query: str, tables: Tables, index: int = -1) -> dict:
+    """One decision of a game record explained as ``review_query(query, tables, explain=True)``
+    explains it, without grading the rest: ``"decision"`` has the review decision's ``turn``,
+    ``roll``, ``dice``, ``query``, ``chosen``, ``best``, ``loss`` and ``grade`` by expected score
+    (the goal's chance, ``winning``, is left to the review), its ``chosen`` and ``best`` with the coach's fields
+    and ``"why"`` best against chosen, from the position without its goal (as the review's);
+    ``index``: 0-based, negative from the last (-1, the default: a practice game's last choice)."""
+    from .play.game import format_game
+    from .play.review import grade_decision
+
+    game = _game(query, tables)
+    variant = game.variant.name
+    decision = grade_decision(game, index, {variant: _tilde(tables, variant)}).to_json()
+    _explain_decision(decision, tables)
+    return {"query": format_game(game), "variant": variant, "decision": decision}
+
+
+def _explain_decision(decision: dict, tables: Tables) -> None:
+    """The coach's fields on a review decision's ``best`` and ``chosen`` and its ``"why"`` (best
+    against chosen), in place, from its position without the goal."""
+    at = parse_query(decision["query"])._replace(opponent=None, target=None)
+    _explain(at, tables, [decision["best"], decision["chosen"]], decision)
 
 
 def grade_query(query: str, tables: Mapping[str, Table]) -> dict:

@@ -29,17 +29,30 @@ NAMES = {"en": NAMES_EN, "ja": NAMES_JA}
 EXACT = 1e-9
 COACH_SUFFIXES = (".bonus", ".points")
 
-READ = """box => ({
-    aims: [...box.querySelectorAll('[data-testid=aim]')].map(e => ({
-        category: Number(e.dataset.category), p: Number(e.dataset.p),
-        mean_points: Number(e.dataset.meanPoints), text: e.textContent })),
-    bonus: Number(box.querySelector('[data-testid=bonus-chance]').dataset.p),
-    why: [...box.querySelectorAll('[data-testid=why-term]')].map(e => ({
-        kind: e.dataset.kind, category: e.dataset.category === undefined ? null : Number(e.dataset.category),
-        best: Number(e.dataset.best), other: Number(e.dataset.other) })),
-    whyText: box.querySelector('[data-testid=why]')?.textContent ?? null,
-    text: box.textContent,
-})"""
+READ = """box => {
+    const aim = e => ({ category: Number(e.dataset.category), p: Number(e.dataset.p),
+        mean_points: Number(e.dataset.meanPoints), text: e.textContent });
+    const average = box.querySelector('.aims[data-play=average]');
+    return {
+        aims: [...(average?.querySelectorAll('[data-testid=aim]') ?? [])].map(aim),
+        bonus: Number(average?.querySelector('[data-testid=bonus-chance]').dataset.p),
+        lines: [...box.querySelectorAll('.aims')].map(line => {
+            const bonus = line.querySelector('[data-testid=bonus-chance]');
+            return { play: line.dataset.play, option: line.dataset.option ?? null,
+                label: line.querySelector('b').textContent.trim(),
+                aims: [...line.querySelectorAll('[data-testid=aim]')].map(aim),
+                bonus: bonus ? Number(bonus.dataset.p) : null, bonusText: bonus?.textContent ?? null };
+        }),
+        why: [...box.querySelectorAll('[data-testid=why-term]')].map(e => ({
+            kind: e.dataset.kind, category: e.dataset.category === undefined ? null : Number(e.dataset.category),
+            best: Number(e.dataset.best), other: Number(e.dataset.other), text: e.textContent })),
+        whyText: box.querySelector('[data-testid=why]')?.textContent ?? null,
+        text: box.textContent,
+    };
+}"""
+"""What a coach's box shows (the panel, an option's Why?, a decision's): ``aims`` and ``bonus`` of
+its line under the average's play, every aims line (``play``: "average" or "goal"; ``option``:
+"best" or "chosen" in a decision's; its bold ``label``), the terms of why and the words."""
 
 
 def canonical(query: str) -> str:

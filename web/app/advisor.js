@@ -8,6 +8,7 @@ import { renderInput, renderLoading } from "./view-input.js";
 import { renderReview } from "./view-review.js";
 import { renderHistogram } from "./view-histogram.js";
 import { explainQuery, explanationWanted, renderCoach } from "./view-coach.js";
+import { decisionKey, renderDecisionWhys } from "./view-coach-decision.js";
 
 export function startAdvisor() {
   store.steps = {};
@@ -31,6 +32,7 @@ export function startAdvisor() {
       requestAdvice();
       requestReview();
       requestPractice();
+      sendDecisionExplanations();
       registerServiceWorker();
     },
     (error) => {
@@ -191,6 +193,39 @@ export function requestExplanation() {
   store.explanation = { query, loading: true };
   renderCoach();
   explainRequests.want(query);
+}
+
+/** The coach's explanation of decision `index` of the game record `record`
+ * (yacht.api.explain_decision_query), asked for when its Why? is opened (in practice, in the
+ * review); again after a failure, never twice while one is there or on its way. Several may be
+ * on their way at once (the worker answers in turn): each has its place in store.decisionWhy. */
+export function requestDecisionExplanation(record, index) {
+  const key = decisionKey(record, index);
+  const known = store.decisionWhy.get(key);
+  if (known && !known.error) return;
+  store.decisionWhy.set(key, { record, index, loading: true, sent: false });
+  renderDecisionWhys();
+  sendDecisionExplanations();
+}
+
+/** Send the explanations asked for and not sent yet (once the advisor is ready). */
+function sendDecisionExplanations() {
+  if (!store.ready) return;
+  for (const [key, wanted] of store.decisionWhy) {
+    if (!wanted.loading || wanted.sent) continue;
+    wanted.sent = true;
+    const { record, index } = wanted;
+    const settle = (outcome) => {
+      if (store.decisionWhy.get(key) !== wanted) return;
+      if (outcome) store.decisionWhy.set(key, { record, index, ...outcome });
+      else store.decisionWhy.delete(key); // cancelled (the advisor restarted): asked again when opened
+      renderDecisionWhys();
+    };
+    store.advisor.call("explainDecision", { query: record, index }).then(
+      (result) => settle({ result }),
+      (error) => settle(error.kind === "cancelled" ? null : { error }), // a file: said, with Retry
+    );
+  }
 }
 
 // Practice ------------------------------------------------------------------------------------

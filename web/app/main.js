@@ -37,6 +37,7 @@ import {
 import {
   bindAdvisor,
   requestAdvice,
+  requestDecisionExplanation,
   requestExplanation,
   requestPractice,
   requestReview,
@@ -70,11 +71,13 @@ import { bindPractice } from "./view-practice.js";
 import { bindReview } from "./view-review.js";
 import { bindVerdict } from "./view-verdict.js";
 import { bindCoach, toggleWhy } from "./view-coach.js";
+import { bindCoachDecision } from "./view-coach-decision.js";
 
 /** What the views call (data flows one way: a view renders from the store and calls these). */
 const handlers = {
   // In a practice game the sheet's picker scores through the practice (its opponent follows).
   explain: () => requestExplanation(),
+  explainDecision: (record, index) => requestDecisionExplanation(record, index),
   applyOption: (option) => (practising() ? practiceScore(option.category) : applyOption(option)),
   canScore,
   fixLink,
@@ -102,6 +105,7 @@ function bindViews() {
   bindReview(handlers);
   bindVerdict(handlers);
   bindCoach(handlers);
+  bindCoachDecision(handlers);
 }
 
 /** Every control's handler, and the keyboard and history events. */

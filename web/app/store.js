@@ -78,6 +78,13 @@ export const store = {
   explanation: null,
   whyOpen: false,
   whyOptions: { query: null, keys: new Set() },
+  /** The coach on decisions made (view-coach-decision.js): the answers by "<record>#<index>"
+   * ({record, index, loading, sent} | {record, index, result} | {record, index, error}); the
+   * practice record whose last choice's Why? is open (`practiceWhy`, null: closed); the review
+   * decisions' Why? open (`reviewWhy`: the record reviewed and "<list>:<index>" keys). */
+  decisionWhy: new Map(),
+  practiceWhy: null,
+  reviewWhy: { record: null, keys: new Set() },
   /** What the review panel shows: {query, result} or {query, error}. */
   reviewShown: null,
   /** The note under the header: {kind: "offline" | "update", registration}, or null. */

@@ -1,6 +1,7 @@
-// The texts of the coach (the "Why?" panel under the verdict and in every option), in English and
-// Japanese, from the same templates as the command line's (py/yacht/cli/coach_text.py); texts.js
-// adds them to its tables. The numbers come from yacht.api.explain_query.
+// The texts of the coach (the "Why?" panel under the verdict and in every option, a practice
+// choice's and a review decision's), in English and Japanese, from the same templates as the
+// command line's (py/yacht/cli/coach_text.py); texts.js adds them to its tables. The numbers come
+// from yacht.api.explain_query and explain_decision_query.
 
 /** "38 %": a chance in whole percent, as the command line writes it. */
 export const formatPercent = (p) => `${(100 * p).toFixed(0)} %`;
@@ -24,6 +25,13 @@ export const COACH_TEXTS = {
     coachJoin: ", ",
     coachSame: (option) => `${option}: the same as the best`,
     coachOnly: "The only option.",
+    playsToWin: "To win, plays for",
+    playsToReach: (target) => `To reach ${target}, plays for`,
+    playsOnAverage: "On average, plays for",
+    coachBest: (what) => `Best (${what}) plays for`,
+    coachBestAverage: (what) => `Best on average (${what}) plays for`,
+    coachYours: (what) => `Yours (${what}) plays for`,
+    coachAlsoAverage: "Your choice is the best on average too: it gave up only the goal's chance.",
   },
   ja: {
     why: "なぜ？",
@@ -43,5 +51,12 @@ export const COACH_TEXTS = {
     coachJoin: "、",
     coachSame: (option) => `${option}: 最善と同じ`,
     coachOnly: "選択肢は一つだけです。",
+    playsToWin: "勝つための狙い",
+    playsToReach: (target) => `${target} 点に届くための狙い`,
+    playsOnAverage: "平均での狙い",
+    coachBest: (what) => `最善（${what}）の狙い`,
+    coachBestAverage: (what) => `平均で最善（${what}）の狙い`,
+    coachYours: (what) => `あなたの手（${what}）の狙い`,
+    coachAlsoAverage: "あなたの手は平均でも最善です。目標の確率だけを落としました。",
   },
 };

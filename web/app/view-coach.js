@@ -4,14 +4,18 @@
 // plays for (data-testid="aim": data-category, data-p, data-mean-points), the chance of the upper
 // bonus (data-testid="bonus-chance": data-p) and why the best beats the other option
 // (data-testid="why", its terms data-testid="why-term": data-kind, data-category, data-best,
-// data-other). The explanation is asked for only when one is opened (store.explanation holds it:
-// {query, loading} | {query, result} | {query, error}).
+// data-other); view-coach-lines.js draws them. With a goal (o=, t=) ranked by its chance, the
+// aims under the goal's play come first (the line's data-play="goal"), then the average play's
+// with the bonus chance (data-play="average"). The explanation is asked for only when one is
+// opened (store.explanation holds it: {query, loading} | {query, result} | {query, error}). In a
+// practice game the Why? button explains the last choice instead (view-coach-decision.js).
 
 import { $, el } from "./dom.js";
-import { categoryName, possible } from "./rules.js";
+import { readQuery } from "./formats.js";
 import { currentQuery, practising, store } from "./store.js";
 import { t } from "./texts.js";
-import { formatPercent } from "./texts-coach.js";
+import { aimsLine, optionKey, pending, whyLine } from "./view-coach-lines.js";
+import { renderPracticeWhy, togglePracticeWhy } from "./view-coach-decision.js";
 import { aimedOptions } from "./view-goal.js";
 import { rankOptions } from "./view-verdict.js";
 
@@ -22,9 +26,6 @@ let handlers = null;
 export function bindCoach(given) {
   handlers = given;
 }
-
-/** What identifies an option in an answer (as yacht.api's _option_key). */
-export const optionKey = (o) => (o.keep ? `k${o.keep.join("")}:${o.category ?? ""}` : `c${o.category}`);
 
 /** The position query whose options the verdict shows (the query to explain), or null when no
  * option is shown (before the roll, a game over or waiting for dice, an error, a practice game). */
@@ -45,8 +46,9 @@ export function explanationWanted() {
   return query !== null && (store.whyOpen || (store.whyOptions.query === query && store.whyOptions.keys.size > 0));
 }
 
-/** Open or close the panel under the verdict (the Why? button). */
+/** Open or close the panel under the verdict (the Why? button); in practice, the last choice's. */
 export function toggleWhy() {
+  if (practising()) return togglePracticeWhy();
   store.whyOpen = !store.whyOpen;
   renderCoach();
   if (store.whyOpen) handlers.explain();
@@ -79,11 +81,14 @@ export function renderCoach() {
   const button = $("#why");
   const panel = $("#explanation");
   const query = explainQuery();
-  button.disabled = query === null;
-  button.hidden = practising(); // a practice game hides the advice, and so its explanation
   const open = store.whyOpen && query !== null;
-  button.setAttribute("aria-expanded", String(open));
   panel.hidden = !open;
+  // A practice game hides the advice, and so its explanation: there Why? explains the last choice.
+  if (!renderPracticeWhy()) {
+    button.disabled = query === null;
+    button.setAttribute("aria-controls", "explanation");
+    button.setAttribute("aria-expanded", String(open));
+  }
   if (open) fillBody(panel, null);
   for (const details of document.querySelectorAll("#options [data-testid=option-why]")) {
     drawBody(details);
@@ -103,29 +108,15 @@ function drawBody(details) {
 function fillBody(box, key) {
   const query = explainQuery();
   const shown = store.explanation?.query === query ? store.explanation : null;
-  box.removeAttribute("aria-busy");
-  if (!shown || shown.loading) {
-    box.setAttribute("aria-busy", "true");
-    box.replaceChildren(el("p", { class: "why-loading", text: t("explainLoading") }));
-    return;
-  }
-  if (shown.error) {
-    const retry = el("button", { type: "button", class: "why-retry", text: t("retry") });
-    retry.addEventListener("click", () => handlers.explain());
-    box.replaceChildren(
-      el("p", { class: "why-error", role: "alert", text: t("explainFailed", shown.error.message) }),
-      retry,
-    );
-    return;
-  }
-  const { options, why, variant } = shown.result;
+  if (pending(box, shown, () => handlers.explain())) return;
+  const { options, why } = shown.result;
   const best = options[0];
   const { options: aimed, value } = aimedOptions(shown.result);
   const verdict = rankOptions(aimed, value)[0]?.option ?? best;
   if (key === null && optionKey(verdict) !== optionKey(best)) {
     // The verdict shows another option than the explanation's first (an exact tie, or a goal's
     // options ranked by their average): what it plays for, and no "why" naming another best.
-    box.replaceChildren(aimsLine(verdict, variant));
+    box.replaceChildren(...playsFor(verdict, shown.result));
     box.dataset.key = optionKey(verdict);
     return;
   }
@@ -133,77 +124,19 @@ function fillBody(box, key) {
   if (!option) return box.replaceChildren();
   const against = optionKey(option) === optionKey(best) ? (options[1] ?? null) : option;
   box.replaceChildren(
-    aimsLine(option, variant),
+    ...playsFor(option, shown.result),
     against ? whyLine(best, against, against === option ? option.why : why) : el("p", { text: t("coachOnly") }),
   );
   box.dataset.key = optionKey(option);
 }
 
-/** "Plays for Four Dice 38 % (avg 21) · Treys 30 % (avg 10) · Yacht 7 % · Upper bonus 61 %": the
- * option's first three aims and the bonus chance. */
-function aimsLine(option, variant) {
-  const aims = option.aims.slice(0, 3).map((aim) => {
-    const fixed = possible(variant, aim.category).filter((v) => v > 0).length === 1;
-    const avg = fixed ? null : aim.mean_points.toFixed(0);
-    return el("span", {
-      class: "aim",
-      "data-testid": "aim",
-      "data-category": aim.category,
-      "data-p": String(aim.p),
-      "data-mean-points": String(aim.mean_points),
-      text: t("aimWords", categoryName(aim.category), formatPercent(aim.p), avg),
-    });
-  });
-  const bonus = el("span", {
-    class: "aim",
-    "data-testid": "bonus-chance",
-    "data-p": String(option.bonus),
-    text: t("bonusChance", formatPercent(option.bonus)),
-  });
-  const parts = [...aims, bonus].flatMap((part, i) => (i ? [" · ", part] : [part]));
-  return el("p", { class: "aims" }, el("b", { text: `${t("playsFor")} ` }), ...parts);
-}
-
-/** "Keep 3 3 (not 3 3 5): Four Dice 38 % vs 29 %, bonus 61 % vs 57 %": why `best` beats `other`,
- * from coach.why's terms. */
-function whyLine(best, other, terms) {
-  const what = t("coachNot", optionWords(best), optionWords(other, true));
-  const line = el("p", { class: "why", "data-testid": "why" });
-  if (!terms.length) {
-    line.textContent = t("coachSame", what);
-    return line;
-  }
-  line.append(`${what}: `);
-  terms.forEach((term, i) => {
-    if (i) line.append(t("coachJoin"));
-    line.append(
-      el("span", {
-        "data-testid": "why-term",
-        "data-kind": term.kind,
-        "data-category": term.category ?? null,
-        "data-best": String(term.best),
-        "data-other": String(term.other),
-        text: termWords(term),
-      }),
-    );
-  });
-  return line;
-}
-
-/** One term: "Four Dice 38 % vs 29 %", "bonus 61 % vs 57 %", "Treys 10.1 pts vs 8.3 pts". */
-function termWords(term) {
-  if (term.kind === "bonus") return t("coachVs", t("coachBonus"), formatPercent(term.best), formatPercent(term.other));
-  const name = categoryName(term.category);
-  if (term.kind === "aim") return t("coachVs", name, formatPercent(term.best), formatPercent(term.other));
-  return t("coachVs", name, t("coachPoints", term.best), t("coachPoints", term.other));
-}
-
-/** An option as a short phrase ("Keep 4 4", "Reroll all", "Score Choice now"); `short`: a keep
- * as its dice alone. */
-function optionWords(option, short = false) {
-  if (!option.keep) return t("coachScore", categoryName(option.category));
-  if (option.keep.length === 5 && option.category !== undefined) return t("coachStop", categoryName(option.category));
-  if (!option.keep.length) return t("coachReroll");
-  const dice = option.keep.join(" ");
-  return short ? dice : t("coachKeep", dice);
+/** What `option` plays for: with a goal ranked by its chance, under the goal's play ("To win,
+ * plays for …", "To reach 200, plays for …"), then under the average's with the bonus chance
+ * ("On average, plays for …"); else the one line. */
+function playsFor(option, result) {
+  const variant = result.variant;
+  if (!option.goal_aims || store.aim !== "win") return [aimsLine(option, variant)];
+  const target = readQuery(result.query).target;
+  const label = target === null ? t("playsToWin") : t("playsToReach", target);
+  return [aimsLine(option, variant, { label, goal: true }), aimsLine(option, variant, { label: t("playsOnAverage") })];
 }

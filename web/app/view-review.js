@@ -10,6 +10,7 @@ import { store } from "./store.js";
 import { formatChance } from "./texts-goal.js";
 import { formatExpected, formatGrade, formatSigned, t } from "./texts.js";
 import { reviewChart } from "./view-chart.js";
+import { reviewWhy } from "./view-coach-decision.js";
 import { pointsText } from "./view-verdict.js";
 
 /** The query and language the review panel was drawn for (it is redrawn only when they change). */
@@ -198,7 +199,8 @@ function practiceLink() {
 }
 
 /** One decision: where, the dice, what was chosen, its grade in the review's measure (what the
- * advice played for: yacht.play.review's "grade") and, when it was not the best, the best option; with
+ * advice played for: yacht.play.review's "grade") and, when it was not the best, the best option
+ * and its Why? under the card (view-coach-decision.js); with
  * a goal, the chance of the option chosen and, where it lost expected score, that loss too
  * (labelled); tap to open it. The item: data-testid = `testid` ("decision", "costly",
  * "aims-differ"), data-best, data-loss (the grade's loss: points, or percentage points of the
@@ -264,6 +266,7 @@ export function decisionItem(decision, index, testid, review) {
       "data-aims-differ": w ? String(w.aims_differ) : null,
     },
     button,
+    reviewWhy(decision, index, testid),
   );
 }
 

@@ -42,7 +42,7 @@ import numpy as np
 from ..chances.goal import APPROXIMATION, GoalTurn, Reach, chunks_needed, goal_advice, solve_turn
 from ..core.advisor import Option, advise, sheet_state
 from ..core.position import Position, format_query
-from .game import Game, Step, replay
+from .game import Game, GameError, Step, replay
 
 TIE = 1e-6
 """Losses at most this big count as optimal (equal options in floating point)."""
@@ -404,6 +404,17 @@ def grade_last(
         return None
     goals = _goals(game, steps[-1:], spread, reach, chances, tables[game.variant.name])
     return _decision(steps[-1], tables, goals)
+
+
+def grade_decision(game: Game, index: int, tables: dict[str, np.ndarray]) -> Decision:
+    """The record's decision ``index`` (0-based; negative counts from the last) graded by expected
+    final score as ``review`` grades it, without the goal's chance (``winning`` is ``None``):
+    what the coach explains of one decision. ``GameError`` (field ``h``) when the record has no
+    such decision."""
+    steps, _ = replay(game)
+    if not -len(steps) <= index < len(steps):
+        raise GameError("h", f"no decision {index}: the record has {len(steps)}")
+    return _decision(steps[index], tables, None)
 
 
 def review(

@@ -1,0 +1,358 @@
+"""The coach on decisions made and on goals, on the page: a practice game's last choice (Why? beside
+Roll, data-testid="practice-why") and each review decision that was not the best (a Why? under it,
+data-testid="review-why") show what CPython's ``explain_decision_query`` (the numbers of
+``review --json --explain``) gives that decision, in English and Japanese, in their data and in
+their words; with a rival (o=) or a score to reach (t=) the panel under the verdict shows the aims
+under the goal's play (``goal_aims``). The coach's files are fetched only when a Why? is first
+opened; opening one moves nothing above it; axe finds nothing. One page for the module (Pyodide
+starts once): the first test sees its first fetches."""
+
+import pytest
+from playwright.sync_api import Page, expect
+from strategies import advisor_practice
+from yacht.api import explain_decision_query, explain_query, review_query
+from yacht.cli.coach_text import difference_words, option_words, why_words
+from yacht.core.advisor import advise
+from yacht.core.rules import VARIANTS
+from yacht.play.practice import Practice
+
+from .page_helpers import open_page, visit, wait_for_advice
+from .test_accessibility import violations
+from .test_coach import EXACT, NAMES, READ, canonical, open_why, percent
+
+pytestmark = pytest.mark.browser
+
+COACH_FILES = ("yacht-official.bonus", "yacht-official.points")
+SEED = 12345
+"""The practice seed of the records below (the advisor's choices but the last)."""
+LABELS = {
+    "en": {
+        "best": "Best ({}) plays for",
+        "chosen": "Yours ({}) plays for",
+        "average": "Best on average ({}) plays for",
+    },
+    "ja": {"best": "最善（{}）の狙い", "chosen": "あなたの手（{}）の狙い", "average": "平均で最善（{}）の狙い"},
+}
+RIVAL_SEED = 7
+"""A practice game against the simulated opponent whose review has, among the decisions not the
+best for winning, some where the best average is another option than the goal's best and some
+where the choice is the best average's too."""
+GOAL_POSITIONS = {
+    "o": "s=3,,9,,,18,22,,,,30,&d=22556&r=2&o=5,,12,,,24,,,,15,30,",
+    "t": "s=3,,9,,,18,22,,,,30,&d=22556&r=2&t=200",
+}
+GOAL_LABELS = {"o": "To win, plays for", "t": "To reach 200, plays for"}
+
+
+def practice_record(tables, decisions: int, *, mistake: bool = True, opponent: bool = False) -> str:
+    """A practice record (seed ``SEED``) of ``decisions`` choices, the advisor's but, when
+    ``mistake``, the last: its second-best option."""
+    tilde = tables["official"].tilde
+    game = Practice(tilde, VARIANTS["official"], SEED, opponent)
+    for n in range(decisions):
+        options = advise(game.position, tilde).options
+        option = options[1] if mistake and n == decisions - 1 else options[0]
+        if option.keep is not None and len(option.keep) < 5:
+            game.keep(option.keep)
+        else:
+            game.score(option.category)
+    return game.query
+
+
+def advisor_game(tables, *, opponent: bool = False, seed: int = SEED) -> str:
+    """A whole practice game played by the advisor, the second best every fifth choice."""
+    return advisor_practice(tables["official"].tilde, VARIANTS["official"], seed, opponent).query
+
+
+def worker_fetches(page: Page) -> list[str]:
+    """The files the advisor's worker has fetched (its resource timing: from the network or a cache)."""
+    worker = next(w for w in page.workers if w.url.endswith("/worker.js"))
+    return worker.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+
+
+def coach_fetched(page: Page) -> list[str]:
+    return sorted({p.rsplit("/", 1)[-1] for p in worker_fetches(page) if p.endswith(COACH_FILES)})
+
+
+def on_page(locator) -> list[float]:
+    """Where an element is on the page (not in the viewport: the page may scroll): x, y, width, height."""
+    return locator.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width, r.height]; }"
+    )
+
+
+def open_review(page: Page) -> None:
+    """The review panel open (the page keeps it open from one link of the same game to the next)."""
+    if page.locator("#review-open").get_attribute("aria-expanded") != "true":
+        page.locator("#review-open").click()
+    expect(page.get_by_test_id("review")).to_be_visible()
+
+
+def open_details(details) -> None:
+    """A Why? disclosure open (it stays open while the same review is shown)."""
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+
+
+def set_language(page: Page, language: str) -> None:
+    page.locator(f"[data-lang={language}]").click()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+@pytest.fixture
+def english(page: Page):
+    """The module's page, left in English (the language is kept on the device for later modules)."""
+    yield page
+    set_language(page, "en")
+
+
+def open_practice(page: Page, server, record: str, decisions: int) -> None:
+    """The practice record shown, graded after each choice, its last choice's grade shown."""
+    open_page(page, server, record)
+    if page.locator("input[name=feedback][value=each]").is_checked() is False:
+        page.locator("#practice-open").click()
+        page.locator("input[name=feedback][value=each]").check()
+        page.locator("#practice-cancel").click()
+    expect(page.get_by_test_id("practice-feedback")).to_have_attribute("data-count", str(decisions))
+
+
+def explained(box) -> dict:
+    """A decision's explanation once drawn: its lines (best, chosen) and why (READ)."""
+    expect(box).not_to_have_attribute("aria-busy", "true")
+    expect(box.locator("[data-option=chosen]")).to_be_visible()
+    return box.evaluate(READ)
+
+
+def assert_line(line: dict, option: dict, language: str) -> None:
+    """An aims line shows the option's first three aims and its bonus chance: data and words."""
+    names = NAMES[language]
+    assert [a["category"] for a in line["aims"]] == [a["category"] for a in option["aims"][:3]]
+    for aim, want in zip(line["aims"], option["aims"], strict=False):
+        assert aim["p"] == pytest.approx(want["p"], abs=EXACT)
+        assert aim["mean_points"] == pytest.approx(want["mean_points"], abs=EXACT)
+        assert aim["text"].startswith(f"{names[want['category']]} {percent(want['p'])}"), aim["text"]
+    assert line["bonus"] == pytest.approx(option["bonus"], abs=EXACT)
+    assert percent(option["bonus"]) in line["bonusText"]
+
+
+def assert_decision(shown: dict, want: dict, language: str, best_label: str = "best") -> None:
+    """The explanation drawn is the decision's of explain_decision_query: the best's line (labelled
+    `best_label`), the choice's, and why the best beats it, in data and in words."""
+    lines = {line["option"]: line for line in shown["lines"]}
+    labels = LABELS[language]
+    assert set(lines) == {"best", "chosen"}
+    assert lines["best"]["label"] == labels[best_label].format(option_words(want["best"], language))
+    assert lines["chosen"]["label"] == labels["chosen"].format(option_words(want["chosen"], language))
+    assert_line(lines["best"], want["best"], language)
+    assert_line(lines["chosen"], want["chosen"], language)
+    assert [t["kind"] for t in shown["why"]] == [t["kind"] for t in want["why"]]
+    for term, expected in zip(shown["why"], want["why"], strict=True):
+        assert term["category"] == expected.get("category")
+        assert term["best"] == pytest.approx(expected["best"], abs=EXACT)
+        assert term["other"] == pytest.approx(expected["other"], abs=EXACT)
+        assert term["text"] == difference_words(expected, language)  # the CLI's words for it
+    assert shown["whyText"] == why_words(want["best"], want["chosen"], want["why"], language)
+
+
+def test_the_coach_files_are_fetched_only_when_a_decisions_why_is_first_opened(page: Page, server, tables) -> None:
+    record = practice_record(tables, 5)
+    open_practice(page, server, record, 5)
+    open_review(page)
+    expect(page.get_by_test_id("review")).to_have_attribute("data-query", record)
+    expect(page.get_by_test_id("review-why").first).to_be_visible()
+    page.wait_for_timeout(300)
+    assert coach_fetched(page) == []
+    page.locator("#review-close").click()
+    why = page.locator("#why")
+    expect(why).to_be_enabled()
+    expect(why).to_have_attribute("aria-controls", "practice-why")
+    why.click()
+    explained(page.get_by_test_id("practice-why"))
+    assert coach_fetched(page) == list(COACH_FILES)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("decisions", [1, 5])
+def test_a_practice_mistake_is_explained_as_the_cli_explains_it(
+    english: Page, server, tables, artifacts, language, decisions
+) -> None:
+    """Decision 1: a keep at roll 1 (Keep 3 4 5, not 2 3 4 5); decision 5: Fours scored at roll 2
+    (stopping early, not keeping 4 4 4 4). Nothing above the panel moves when it opens."""
+    page = english
+    record = practice_record(tables, decisions)
+    open_practice(page, server, record, decisions)
+    set_language(page, language)
+    want = explain_decision_query(record, tables)["decision"]
+    assert want == review_query(record, tables, explain=True)["decisions"][-1]  # the CLI's numbers
+    controls = ("#slots", "#verdict-apply", "[data-testid=practice-feedback]", "#why")
+    before = [on_page(page.locator(s)) for s in controls]
+    why = page.locator("#why")
+    expect(why).to_have_attribute("aria-expanded", "false")
+    panel = page.get_by_test_id("practice-why")
+    expect(panel).to_be_hidden()
+    why.click()
+    expect(why).to_have_attribute("aria-expanded", "true")
+    expect(panel).to_have_attribute("data-query", want["query"])
+    assert_decision(explained(panel), want, language)
+    assert [on_page(page.locator(s)) for s in controls] == before
+    if decisions == 5:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(artifacts / f"coach-practice-{language}-390x844.png"))
+    why.click()  # closes
+    expect(panel).to_be_hidden()
+    expect(why).to_have_attribute("aria-expanded", "false")
+
+
+def test_the_next_choice_closes_the_panel_and_a_best_choice_has_no_why(english: Page, server, tables) -> None:
+    page = english
+    open_practice(page, server, practice_record(tables, 5), 5)
+    why, panel = page.locator("#why"), page.get_by_test_id("practice-why")
+    why.click()
+    explained(panel)
+    page.locator("#verdict-apply").click()  # Roll, all five: the sixth choice
+    expect(page.get_by_test_id("practice-feedback")).to_have_attribute("data-count", "6")
+    expect(panel).to_be_hidden()
+    expect(why).to_have_attribute("aria-expanded", "false")
+    open_practice(page, server, practice_record(tables, 4, mistake=False), 4)
+    expect(page.get_by_test_id("practice-feedback")).to_have_attribute("data-best", "true")
+    expect(why).to_be_disabled()
+    expect(panel).to_be_hidden()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_each_review_decision_not_the_best_is_explained_as_the_cli_explains_it(
+    english: Page, server, tables, artifacts, language
+) -> None:
+    page = english
+    record = advisor_game(tables)
+    review = review_query(record, tables, explain=True)
+    open_page(page, server, record)
+    set_language(page, language)
+    open_review(page)
+    panel = page.get_by_test_id("review")
+    expect(panel).to_have_attribute("data-query", record)
+    items = page.locator("[data-testid=decision]")
+    expect(items).to_have_count(len(review["decisions"]))
+    lost = [i for i, d in enumerate(review["decisions"]) if not d["grade"]["best"]]
+    assert len(lost) >= 2
+    whys = page.locator("[data-testid=decision] [data-testid=review-why]")
+    assert [int(i) for i in whys.evaluate_all("d => d.map(e => e.dataset.index)")] == lost
+    for n, i in enumerate(lost[:3]):
+        want = review["decisions"][i]
+        details = items.nth(i).get_by_test_id("review-why")
+        expect(details).to_have_attribute("data-query", want["query"])
+        card = items.nth(i).locator(".decision-button")
+        where = on_page(card)
+        open_details(details)
+        assert_decision(explained(details.locator(".why-body")), want, language)
+        assert on_page(card) == where
+        if n == 0:
+            details.scroll_into_view_if_needed()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.screenshot(path=str(artifacts / f"coach-review-{language}-390x844.png"))
+
+
+def test_a_review_against_a_rival_explains_by_the_best_average(english: Page, server, tables) -> None:
+    """With a rival the review grades by the chance of winning; the coach explains the best average
+    against the choice (review --json --explain), named "Best on average" where the goal's best is
+    another option, and where the choice is the average's best too it says so."""
+    page = english
+    record = advisor_game(tables, opponent=True, seed=RIVAL_SEED)
+    review = review_query(record, tables, explain=True)
+    open_page(page, server, record)
+    open_review(page)
+    expect(page.get_by_test_id("review")).to_have_attribute("data-query", record)
+    items = page.locator("[data-testid=decision]")
+    expect(items).to_have_count(len(review["decisions"]))
+    lost = [i for i, d in enumerate(review["decisions"]) if not d["grade"]["best"]]
+    seen = {"best": 0, "average": 0, "same": 0}
+    for i in lost:
+        want = review["decisions"][i]
+        details = items.nth(i).get_by_test_id("review-why")
+        open_details(details)
+        shown = explained(details.locator(".why-body"))
+        if not want["why"]:
+            assert [line["option"] for line in shown["lines"]] == ["chosen"]
+            assert "best on average too" in shown["text"]
+            seen["same"] += 1
+            continue
+        goal_best = want["winning"]["best"]
+        same = {k: goal_best.get(k) for k in ("keep", "category")} == {
+            k: want["best"].get(k) for k in ("keep", "category")
+        }
+        assert_decision(shown, want, "en", "best" if same else "average")
+        seen["best" if same else "average"] += 1
+    assert all(seen.values()), seen  # each case drawn at least once
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("goal", ["o", "t"])
+def test_with_a_goal_the_panel_shows_the_aims_under_the_goals_play(
+    english: Page, server, tables, artifacts, goal, language
+) -> None:
+    page = english
+    query = canonical(GOAL_POSITIONS[goal])
+    visit(page, server, query)
+    wait_for_advice(page, query)
+    set_language(page, language)
+    open_why(page)
+    options = explain_query(query, tables)["options"]
+    panel = page.get_by_test_id("explanation")
+    expect(panel.locator("[data-play=goal]")).to_be_visible()
+    expect(panel).not_to_have_attribute("aria-busy", "true")
+    shown = panel.evaluate(READ)
+    plays = {line["play"]: line for line in shown["lines"]}
+    assert list(plays) == ["goal", "average"]
+    goal_line, average = plays["goal"], plays["average"]
+    want = options[0]
+    assert [a["category"] for a in goal_line["aims"]] == [a["category"] for a in want["goal_aims"][:3]]
+    for aim, expected in zip(goal_line["aims"], want["goal_aims"], strict=False):
+        assert aim["p"] == pytest.approx(expected["p"], abs=EXACT)
+        assert aim["mean_points"] == pytest.approx(expected["mean_points"], abs=EXACT)
+        assert aim["text"].startswith(f"{NAMES[language][expected['category']]} {percent(expected['p'])}")
+    assert goal_line["bonus"] is None  # the bonus chance is the average play's
+    assert_line(average, want, language)
+    if language == "en":
+        assert goal_line["label"] == GOAL_LABELS[goal]
+        assert average["label"] == "On average, plays for"
+    else:
+        assert goal_line["label"] == ("勝つための狙い" if goal == "o" else "200 点に届くための狙い")
+        assert average["label"] == "平均での狙い"
+    if goal == "o":
+        page.screenshot(path=str(artifacts / f"coach-goal-{language}-390x844.png"))
+    # An option's Why?: its own goal aims.
+    other = next(o for o in options[1:] if o["goal_aims"] != o["aims"])
+    key = f"k{''.join(map(str, other['keep']))}:{other.get('category', '')}"
+    item = page.locator(f"[data-testid=option-why][data-key='{key}']")
+    item.locator("summary").click()
+    body = item.locator(".why-body")
+    expect(body).to_have_attribute("data-key", key)
+    lines = {line["play"]: line for line in body.evaluate(READ)["lines"]}
+    assert [a["p"] for a in lines["goal"]["aims"]] == pytest.approx([a["p"] for a in other["goal_aims"][:3]], abs=EXACT)
+    item.locator("summary").click()
+    # Ranked by the average, the page plays for the average: its aims alone.
+    page.locator("input[name=aim][value=average]").check(force=True)
+    expect(panel.locator("[data-play=goal]")).to_have_count(0)
+    page.locator("input[name=aim][value=win]").check(force=True)
+    expect(panel.locator("[data-play=goal]")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_axe_finds_nothing_with_the_decisions_why_open(english: Page, server, tables, language) -> None:
+    page = english
+    record = practice_record(tables, 5)
+    open_practice(page, server, record, 5)
+    set_language(page, language)
+    open_why(page)  # the last choice's
+    explained(page.get_by_test_id("practice-why"))
+    open_review(page)
+    details = page.locator("[data-testid=decision] [data-testid=review-why]").first
+    open_details(details)
+    explained(details.locator(".why-body"))
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found[scheme] = violations(page)
+    page.emulate_media(color_scheme="light")
+    assert found == {"light": [], "dark": []}
