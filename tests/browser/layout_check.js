@@ -4,6 +4,8 @@
 //   - clipped text: a text box that runs out of an ancestor that clips it (overflow hidden or
 //     clip; a scrolling box is not a clip), except a line elided with "…" that holds no digit;
 //   - a number cut by an ellipsis: elided text that holds a digit;
+//   - text out of its frame: a text box that runs out of the nearest ancestor drawn with a border
+//     (a framed box that does not clip, as the verdict's), over or beyond its border;
 //   - overlapping text: two text boxes of different text nodes that overlap (text under an
 //     overlay of the page, the picker or a note, is not drawn and is not counted);
 //   - a covered control: a visible control whose centre is not the control itself
@@ -90,6 +92,36 @@
         faults.push(`${what}: ${quote(node.data)} in ${describe(element)}, cut by ${describe(clip)}`);
         break;
       }
+    }
+    return faults;
+  }
+
+  /** The nearest ancestor of `e` drawn with a border on every side, or null. */
+  const frame = (e) => {
+    for (let node = e; node && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const sides = ["Top", "Right", "Bottom", "Left"];
+      if (sides.every((side) => parseFloat(style[`border${side}Width`]) > 0 && style[`border${side}Style`] !== "none"))
+        return node;
+    }
+    return null;
+  };
+
+  function textOutOfFrame(boxes) {
+    const faults = [];
+    for (const { node, element, rects } of boxes) {
+      const framed = frame(element);
+      if (!framed) continue;
+      const clips = clippers(element);
+      const box = contentBox(framed);
+      // A line's box holds its leading above and below the letters: that part may touch the frame.
+      const letters = (r) => {
+        const lead = LEADING * (r.bottom - r.top);
+        return { left: r.left, right: r.right, top: r.top + lead, bottom: r.bottom - lead };
+      };
+      const drawn = rects.map((r) => visiblePart(r, clips)).filter(Boolean);
+      if (drawn.every((r) => inside(letters(r), box))) continue;
+      faults.push(`text out of its frame: ${quote(node.data)} in ${describe(element)}, out of ${describe(framed)}`);
     }
     return faults;
   }
@@ -227,7 +259,8 @@
       scrollTo(0, y);
       coveredControls(covered);
       const boxes = textBoxes();
-      for (const fault of [...clippedText(boxes), ...overlappingText(boxes)]) texts.add(fault);
+      for (const fault of [...clippedText(boxes), ...textOutOfFrame(boxes), ...overlappingText(boxes)])
+        texts.add(fault);
       if (y + innerHeight >= height) break;
     }
     scrollTo(0, scrolled);

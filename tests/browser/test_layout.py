@@ -90,7 +90,9 @@ BAD_PAGE = """
   .stack { display: grid; } .stack span { grid-area: 1 / 1; }
   .toast { position: fixed; top: 200px; left: 0; width: 200px; height: 60px; background: white; }
   .bar { height: 44px; }
+  .framed { border: 2px solid black; height: 20px; width: 200px; }
 </style></head><body>
+  <div class="framed">a line<br>spilt out</div>
   <p class="cut">Final score 184 against 148</p>
   <p class="cut">Words only, far too long</p>
   <div class="clip">one<br>two<br>three</div>
@@ -113,4 +115,6 @@ def test_the_check_finds_each_kind_of_fault_on_a_page_made_to_have_them(page: Pa
     assert any(f.startswith('overlapping text: "best: Choice 19"') for f in found), found
     assert any(f.startswith('a covered control: button "Keep" under div.toast') for f in found), found
     assert any(f.startswith("a chart mark not sized by its data: rect.bar of 0.1") for f in found), found
-    assert len(found) == 6, found
+    assert any(f.startswith('text out of its frame: "spilt out"') for f in found), found
+    assert not any('"a line"' in f for f in found), found
+    assert len(found) == 7, found

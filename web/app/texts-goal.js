@@ -78,7 +78,7 @@ export const GOAL_TEXTS = {
     approximate: "近似",
     exact: "厳密",
     chanceLabel: "確率",
-    verdictMarginChance: (diff, next) => `次善: ${next}、確率 ${diff} ポイント`,
+    verdictMarginChance: (diff, next) => `次善: ${next}、${diff} ポイント`,
     opponentTurn: "相手の番: 相手が記入した役をタップ",
     opponentTurnPick: "相手の得点:",
     you: "あなた",
