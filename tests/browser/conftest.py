@@ -311,17 +311,23 @@ def shared_context(
     context.close()
 
 
-@pytest.fixture(scope="module")
-def one_page(shared_context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
-    """One page for a whole test module, so Pyodide loads once per module: (the page, the dialogs
-    and script errors it showed). Tests move it to their link with ``page_helpers.open_page`` or
-    ``visit`` (as Back or Forward opens a history entry), not by loading it again."""
-    page = shared_context.new_page()
+def watched_page(context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
+    """A new page of ``context`` and the dialogs and script errors it shows (closed at the end)."""
+    page = context.new_page()
     events: list[str] = []
     page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
     page.on("pageerror", lambda error: events.append(f"error: {error}"))
     yield page, events
     page.close()
+
+
+@pytest.fixture(scope="module")
+def one_page(shared_context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
+    """One page for a whole test module, so Pyodide loads once per module: (the page, the dialogs
+    and script errors it showed). Tests move it to their link with ``page_helpers.open_page`` or
+    ``visit`` (as Back or Forward opens a history entry), not by loading it again. A module that
+    counts what the server is asked for overrides it with a page of a context of its own."""
+    yield from watched_page(shared_context)
 
 
 @pytest.fixture
