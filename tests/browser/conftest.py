@@ -295,7 +295,8 @@ def warm_snapshot(browser: Browser, server: SiteServer, runtime: dict, tmp_path_
                 assert time.monotonic() < deadline, "the first visit saved no snapshot"
                 page.wait_for_timeout(200)
             context.close()
-            path.write_bytes(server.snapshot)
+            path.with_suffix(".part").write_bytes(server.snapshot)
+            path.with_suffix(".part").replace(path)  # whole or not there, even if a run is stopped
     server.snapshot = path.read_bytes()
     return server.snapshot
 
