@@ -29,6 +29,7 @@ def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(make_context, s
     open_page(page, server, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
     opponent_cell(page, 6).click()  # their Choice
     value = page.locator("#picker-values button[data-value='22']")
+    expect(value).to_be_visible()  # the picker is drawn after the tap: its box only then
     box = value.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.dblclick(x, y)  # its second tap lands where the picker was
