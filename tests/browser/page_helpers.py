@@ -38,8 +38,11 @@ def shown_query(page: Page) -> str:
 
 
 def wait_for_advice(page: Page, query: str) -> None:
-    """Wait until the advice shown is that of ``query`` (a canonical query)."""
-    expect(page.locator("#options")).to_have_attribute("data-query", query)
+    """Wait until the advice shown is that of ``query`` (a canonical query), drawn anew: a visit of
+    the query already shown marks the list busy at once (markStale) and draws it again later."""
+    options = page.locator("#options")
+    expect(options).to_have_attribute("data-query", query)
+    expect(options).not_to_have_attribute("aria-busy", "true")
 
 
 def url_query(page: Page) -> str:

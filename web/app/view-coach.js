@@ -59,21 +59,31 @@ export function optionWhy(option) {
   const key = optionKey(option);
   const query = explainQuery();
   const open = query !== null && store.whyOptions.query === query && store.whyOptions.keys.has(key);
+  const summary = el("summary", { text: t("why") });
   const details = el(
     "details",
     { class: "option-why", "data-testid": "option-why", "data-key": key, open },
-    el("summary", { text: t("why") }),
+    summary,
     el("div", { class: "why-body" }),
   );
+  // The store learns of a tap (or Enter) at once: the toggle event comes a task later, and a list
+  // drawn again meanwhile is drawn from the store (the tap would be undone).
+  summary.addEventListener("click", () => keepOptionWhy(key, !details.open));
   details.addEventListener("toggle", () => {
-    const now = explainQuery();
-    if (store.whyOptions.query !== now) store.whyOptions = { query: now, keys: new Set() };
-    if (details.open) store.whyOptions.keys.add(key);
-    else store.whyOptions.keys.delete(key);
+    if (!details.isConnected) return; // drawn again since: the new disclosure is the store's
+    keepOptionWhy(key, details.open);
     drawBody(details);
     if (details.open) handlers.explain();
   });
   return details;
+}
+
+/** Keep in the store whether the option `key`'s Why? is open, for the position explained now. */
+function keepOptionWhy(key, open) {
+  const now = explainQuery();
+  if (store.whyOptions.query !== now) store.whyOptions = { query: now, keys: new Set() };
+  if (open) store.whyOptions.keys.add(key);
+  else store.whyOptions.keys.delete(key);
 }
 
 /** Draw the Why? button, the panel and the bodies of the options' disclosures from the store. */
