@@ -138,6 +138,13 @@ def test_two_tabs_on_one_game_the_later_change_wins_whole(make_context, server) 
     assert [r["query"] for r in records] == ["h=56366-666-66622"]  # one record, the later, whole
     # The other tab's list follows (the storage event).
     expect(first.get_by_test_id("kept-game")).to_have_attribute("data-query", "h=56366-666-66622")
+    # A language switch says the kept games in the new language too: their words and dates.
+    game = first.get_by_test_id("kept-game")
+    expect(game.locator(".game-open")).to_have_text(re.compile(r"^Turn 1, 0 points"))
+    first.locator("[data-lang=ja]").click()
+    expect(game.locator(".game-open")).to_have_text(re.compile(r"^1ターン目 0点"))
+    expect(game.locator(".game-when")).to_have_text(re.compile(r"^\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}$"))
+    expect(game.get_by_role("button", name="共有", exact=False)).to_be_visible()
 
 
 def test_back_to_the_game_before_a_new_one_keeps_both_and_a_reviewed_position_is_no_game(make_context, server) -> None:

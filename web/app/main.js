@@ -117,6 +117,7 @@ function bindControls() {
       saveLanguage(store.language);
       if (store.rules) render();
       else renderStatic();
+      refreshGames(); // the kept games' words and dates too
     });
   }
   for (const radio of document.querySelectorAll("input[name=roll]")) {
