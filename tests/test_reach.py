@@ -258,7 +258,10 @@ def test_the_shipped_law_chunks_equal_the_exact_law_of_the_advisors_play(variant
         assert np.abs(stored[:-1] - at_least).max() <= HALF_STEP + 1e-12 and stored[-1] == 0.0, sheet
 
 
-@pytest.mark.parametrize("variant", [OFFICIAL, pytest.param(STRICT, marks=pytest.mark.slow)], ids=lambda v: v.name)
+# Both variants in make test-slow (half a minute each); make test checks the shipped law chunks
+# against the same exact law at random sheets (above).
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [OFFICIAL, STRICT], ids=lambda v: v.name)
 def test_the_law_solve_equals_the_exact_law_of_the_advisors_play_within_1e_12(variant, solved):
     """``solve_law_states`` (a turn as a mix of its successors' laws), level by level over every
     mask after one with five free categories, against ``outcome.solve_outcome``'s turn-by-turn

@@ -70,8 +70,16 @@ def states(page: Page, server) -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("language", "scheme"),
+    # Each language and each scheme in make test; the other two pairs in make test-slow.
+    [
+        ("en", "light"),
+        ("ja", "dark"),
+        pytest.param("en", "dark", marks=pytest.mark.slow),
+        pytest.param("ja", "light", marks=pytest.mark.slow),
+    ],
+)
 def test_axe_finds_no_violation_in_any_state(make_context, server, language, scheme) -> None:
     context = make_context(locale="ja-JP" if language == "ja" else "en-US", color_scheme=scheme)
     page = context.new_page()

@@ -110,7 +110,7 @@ def wait_until_answered(page: Page) -> None:
     )
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("language", [pytest.param("en", marks=pytest.mark.slow), "ja"])  # en: make test-slow
 def test_every_turn_fits_one_phone_screen_and_the_layout_never_moves(make_context, server, artifacts, language) -> None:
     context = make_context(locale="ja-JP" if language == "ja" else "en-US")
     page = context.new_page()
@@ -133,7 +133,7 @@ def test_every_turn_fits_one_phone_screen_and_the_layout_never_moves(make_contex
     assert moved == {}, f"the layout moved: {first} vs {moved}"
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("language", ["en", pytest.param("ja", marks=pytest.mark.slow)])  # ja: make test-slow
 def test_at_320_px_nothing_scrolls_sideways_and_no_word_breaks(make_context, server, artifacts, language) -> None:
     context = make_context(locale="ja-JP" if language == "ja" else "en-US", viewport={"width": 320, "height": 640})
     page = context.new_page()

@@ -156,10 +156,22 @@ def no_clashes(page: Page) -> list[str]:
 
 
 SCREENS = [(320, 640), (390, 844), (1280, 800)]
+SCREEN_LANGUAGES = [(*SCREENS[0], "ja"), (*SCREENS[1], "en"), (*SCREENS[2], "ja")]
+"""Every size and both languages in make test; the other three pairs in make test-slow."""
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize(("width", "height"), SCREENS)
+@pytest.mark.parametrize(
+    ("width", "height", "language"),
+    [
+        *SCREEN_LANGUAGES,
+        *(
+            pytest.param(w, h, lang, marks=pytest.mark.slow)
+            for w, h in SCREENS
+            for lang in ("en", "ja")
+            if (w, h, lang) not in SCREEN_LANGUAGES
+        ),
+    ],
+)
 def test_every_screen_size_without_overflow_or_broken_labels(
     make_context, server, artifacts, language, width, height
 ) -> None:

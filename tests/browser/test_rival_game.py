@@ -60,7 +60,10 @@ def my_turn(page: Page, rng: np.random.Generator, shot=None) -> None:
         missing = 5 - len(keep)
 
 
-@pytest.mark.parametrize(("language", "seat", "seed"), [("en", "first", 7), ("ja", "second", 8)])
+@pytest.mark.parametrize(
+    ("language", "seat", "seed"),
+    [("en", "first", 7), pytest.param("ja", "second", 8, marks=pytest.mark.slow)],  # the second: make test-slow
+)
 def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
     make_context, server, tables, artifacts, language, seat, seed
 ) -> None:
