@@ -6,6 +6,8 @@
 //   - a number cut by an ellipsis: elided text that holds a digit;
 //   - text out of its frame: a text box that runs out of the nearest ancestor drawn with a border
 //     (a framed box that does not clip, as the verdict's), over or beyond its border;
+//   - a number broken across lines: a number (its sign, digits, decimal point and thousands
+//     separators) whose characters are drawn on more than one line ("−25.9" / "3点");
 //   - overlapping text: two text boxes of different text nodes that overlap (text under an
 //     overlay of the page, the picker or a note, is not drawn and is not counted);
 //   - a covered control: a visible control whose centre is not the control itself
@@ -122,6 +124,25 @@
       const drawn = rects.map((r) => visiblePart(r, clips)).filter(Boolean);
       if (drawn.every((r) => inside(letters(r), box))) continue;
       faults.push(`text out of its frame: ${quote(node.data)} in ${describe(element)}, out of ${describe(framed)}`);
+    }
+    return faults;
+  }
+
+  const NUMBER = /[−+-]?\d(?:[\d,.]*\d)?/g;
+
+  function brokenNumbers(boxes) {
+    const faults = [];
+    const range = document.createRange();
+    for (const { node, element, rects } of boxes) {
+      if (rects.length < 2) continue; // one line: nothing broken
+      for (const match of node.data.matchAll(NUMBER)) {
+        if (match[0].length < 2) continue;
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+        if (lines.some((r) => Math.abs(r.top - lines[0].top) > (r.bottom - r.top) / 2))
+          faults.push(`a number broken across lines: ${quote(match[0])} in ${quote(node.data)} (${describe(element)})`);
+      }
     }
     return faults;
   }
@@ -259,8 +280,8 @@
       scrollTo(0, y);
       coveredControls(covered);
       const boxes = textBoxes();
-      for (const fault of [...clippedText(boxes), ...textOutOfFrame(boxes), ...overlappingText(boxes)])
-        texts.add(fault);
+      const found = [clippedText, textOutOfFrame, brokenNumbers, overlappingText].flatMap((check) => check(boxes));
+      for (const fault of found) texts.add(fault);
       if (y + innerHeight >= height) break;
     }
     scrollTo(0, scrolled);

@@ -98,7 +98,10 @@ BAD_PAGE = """
   .toast { position: fixed; top: 200px; left: 0; width: 200px; height: 60px; background: white; }
   .bar { height: 44px; }
   .framed { border: 2px solid black; height: 20px; width: 200px; }
+  .narrow { width: 44px; overflow-wrap: anywhere; }
 </style></head><body>
+  <p class="narrow">−25.93点</p>
+  <p class="narrow">−1.00 点</p>
   <div class="framed">a line<br>spilt out</div>
   <p class="cut">Final score 184 against 148</p>
   <p class="cut">Words only, far too long</p>
@@ -124,4 +127,6 @@ def test_the_check_finds_each_kind_of_fault_on_a_page_made_to_have_them(page: Pa
     assert any(f.startswith("a chart mark not sized by its data: rect.bar of 0.1") for f in found), found
     assert any(f.startswith('text out of its frame: "spilt out"') for f in found), found
     assert not any('"a line"' in f for f in found), found
-    assert len(found) == 7, found
+    assert any(f.startswith('a number broken across lines: "−25.93"') for f in found), found
+    assert not any('"−1.00"' in f for f in found), found  # the unit on the next line: allowed
+    assert len(found) == 8, found
