@@ -27,10 +27,14 @@ def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(make_context, s
     context = make_context()
     page = context.new_page()
     open_page(page, server, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
+    # The advice first: its arrival draws the sheet again, the open picker with it.
+    wait_for_advice(page, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
     opponent_cell(page, 6).click()  # their Choice
     value = page.locator("#picker-values button[data-value='22']")
     expect(value).to_be_visible()  # the picker is drawn after the tap: its box only then
-    box = value.bounding_box()
+    box = value.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+    )
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.dblclick(x, y)  # its second tap lands where the picker was
     expect(opponent_cell(page, 6)).to_have_attribute("data-value", "22")
