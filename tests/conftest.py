@@ -24,8 +24,8 @@ LONGEST_FIRST = [
     f"tests/{name}.py"
     for name in (
         "browser/test_page",
-        "browser/test_layout",
         "test_reach",
+        "browser/test_layout",
         "browser/test_saved",
         "browser/test_one_screen",
         "browser/test_phone",
@@ -43,7 +43,9 @@ LONGEST_FIRST = [
 ]
 """The modules that take longest (``pytest --durations``, summed per module), run first: with
 ``pytest -n 2 --dist loadscope --no-loadscope-reorder`` (``make test``) each worker takes the next
-module as it finishes one, so the long ones do not start last and keep one worker busy alone."""
+module as it finishes one, so the long ones do not start last and keep one worker busy alone. The
+second is a Python module: the first worker's first browser test takes the run's snapshot
+(``warm_snapshot``, a first visit) while the second one solves, instead of waiting for it."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
