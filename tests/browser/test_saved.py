@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LOAD_TIMEOUT_MS
+from .conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LOAD_TIMEOUT_MS, seed_snapshot
 from .page_helpers import control, open_page, url_query, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -32,8 +32,11 @@ def relaunch(playwright, folder):
     return context
 
 
-def test_a_game_mid_turn_is_resumed_after_the_browser_is_closed(playwright, server, tmp_path) -> None:
+def test_a_game_mid_turn_is_resumed_after_the_browser_is_closed(
+    playwright, server, runtime, warm_snapshot, tmp_path
+) -> None:
     context = relaunch(playwright, tmp_path)
+    seed_snapshot(context, server, runtime)  # not a first visit: no snapshot to take meanwhile
     page = context.pages[0] if context.pages else context.new_page()
     open_page(page, server, START)
     wait_for_advice(page, START)
