@@ -9,10 +9,31 @@ from yacht.api import explain_query
 from yacht.core.categories import NAMES_EN, NAMES_JA
 from yacht.core.position import format_query, parse_query
 
+from .conftest import warm_context
 from .page_helpers import open_page, visit, wait_for_advice
 from .test_accessibility import violations
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def language_page(browser, server, runtime, warm_snapshot):
+    """``language_page(language)``: the module's page in that language (the browser's locale, in a
+    context of its own), shared by the tests that read the panels wherever they stand. The tests
+    that count the coach files' fetches, fail them, or need the panels as a first visit leaves
+    them have pages of their own."""
+    pages: dict[str, Page] = {}
+
+    def get(language: str) -> Page:
+        if language not in pages:
+            context = warm_context(browser, server, runtime, locale="ja-JP" if language == "ja" else "en-US")
+            pages[language] = context.new_page()
+        return pages[language]
+
+    yield get
+    for page in pages.values():
+        page.context.close()
+
 
 ROLL_1 = "s=,,,,,,,,,,,&d=14466&r=1"
 POSITIONS = (
@@ -102,6 +123,16 @@ def open_why(page: Page) -> None:
     expect(button).to_have_attribute("aria-expanded", "true")
 
 
+def set_open(item, open_: bool) -> None:
+    """Open or close an option's Why? (a tap on its summary, when it is not so already)."""
+    if (item.get_attribute("open") is not None) != open_:
+        item.locator("summary").click()
+    if open_:
+        expect(item).to_have_attribute("open", "")
+    else:
+        expect(item).not_to_have_attribute("open", "")
+
+
 def explanation_of(page: Page, query: str) -> dict:
     """The panel under the verdict once it shows the explanation of ``query``."""
     panel = page.locator("[data-testid=explanation]")
@@ -112,8 +143,8 @@ def explanation_of(page: Page, query: str) -> dict:
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_why_panels_show_explain_query_numbers_in_words(make_context, server, tables, artifacts, language) -> None:
-    page = make_context(locale="ja-JP" if language == "ja" else "en-US").new_page()
+def test_the_why_panels_show_explain_query_numbers_in_words(language_page, server, tables, artifacts, language) -> None:
+    page = language_page(language)
     page.set_viewport_size({"width": 390, "height": 844})
     for number, query in enumerate(POSITIONS):
         canon = canonical(query)
@@ -136,14 +167,14 @@ def test_the_why_panels_show_explain_query_numbers_in_words(make_context, server
         # An option's Why?: that option, against the best.
         other = next(o for o in options[1:] if o["why"])
         item = page.locator(f"[data-testid=option-why][data-key='{key(other)}']")
-        item.locator("summary").click()
+        set_open(item, True)
         body = item.locator(".why-body")
         expect(body).to_have_attribute("data-key", key(other))
         assert_explains(body.evaluate(READ), other, other["why"], language)
         if number == 0:
             item.scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / f"coach-option-{language}-390x844.png"))
-        item.locator("summary").click()
+        set_open(item, False)
 
 
 def test_the_coach_files_are_fetched_only_once_why_is_tapped(make_context, server) -> None:
@@ -215,29 +246,32 @@ def test_the_why_panel_is_closed_by_default_and_does_not_move_the_dice_or_keep(m
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_axe_finds_no_violation_with_the_why_panels_open(make_context, server, language) -> None:
-    page = make_context(locale="ja-JP" if language == "ja" else "en-US").new_page()
+def test_axe_finds_no_violation_with_the_why_panels_open(language_page, server, language) -> None:
+    page = language_page(language)
     open_page(page, server, ROLL_1)
     wait_for_advice(page, canonical(ROLL_1))
     open_why(page)
     explanation_of(page, canonical(ROLL_1))
-    page.locator("[data-testid=option-why] summary").nth(1).click()
-    expect(page.locator("[data-testid=option-why]").nth(1).locator("[data-testid=why]")).to_be_visible()
+    item = page.locator("[data-testid=option-why]").nth(1)
+    set_open(item, True)
+    expect(item.locator("[data-testid=why]")).to_be_visible()
     found = {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         found[scheme] = violations(page)
+    set_open(item, False)  # the shared page as the next test expects it
+    page.emulate_media(color_scheme="light")
     assert found == {"light": [], "dark": []}
 
 
-def test_ranked_by_average_the_why_panel_explains_the_option_the_verdict_shows(make_context, server, tables) -> None:
+def test_ranked_by_average_the_why_panel_explains_the_option_the_verdict_shows(language_page, server, tables) -> None:
     """With a score to reach, ranking by the average puts another option in the verdict than the
     chance's best (explain_query's first): the panel explains that option, and names no other best."""
     query = "s=3,,9,,,18,22,,,,30,&d=11346&r=2&t=220"
     options = explain_query(query, tables)["options"]
     average_best = max(options, key=lambda o: o["expected"])
     assert key(average_best) != key(options[0]), "the case needs a chance's best that is not the average's"
-    page = make_context().new_page()
+    page = language_page("en")
     open_page(page, server, query)
     wait_for_advice(page, canonical(query))
     page.locator("input[name=aim][value=average]").check(force=True)

@@ -8,9 +8,21 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import warm_context, watched_page
 from .page_helpers import open_page, opponent_cell, url_query, wait_for_advice
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def one_page(browser, server, runtime, warm_snapshot):
+    """The module's page (``page``), in a context of its own: its tests start games, which stay
+    kept in this context and not in the one other modules share. The test of kept games' records
+    has a context of its own."""
+    context = warm_context(browser, server, runtime)
+    yield from watched_page(context)
+    context.close()
+
 
 GAME = "h=14466-4466-24466g.12356"
 """A game at turn 2, roll 1 (Choice 22 scored)."""
@@ -23,9 +35,7 @@ def kept_games(page: Page) -> list[dict]:
     )
 
 
-def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(make_context, server) -> None:
-    context = make_context()
-    page = context.new_page()
+def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(page: Page, server) -> None:
     open_page(page, server, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
     # The advice first: its arrival draws the sheet again, the open picker with it.
     wait_for_advice(page, "s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,")
@@ -42,9 +52,7 @@ def test_a_double_tap_on_a_rival_score_enters_it_once_and_no_die(make_context, s
     assert url_query(page).startswith("s=,,,,,,,,,,,&r=0&o=,,,,,,22,,,,,")  # nothing else either
 
 
-def test_a_double_tap_on_keep_keeps_once(make_context, server) -> None:
-    context = make_context()
-    page = context.new_page()
+def test_a_double_tap_on_keep_keeps_once(page: Page, server) -> None:
     open_page(page, server, "s=,,,,,,,,,,,&d=56366&r=1")
     wait_for_advice(page, "s=,,,,,,,,,,,&d=56366&r=1")
     page.locator("#verdict-apply").dblclick()
@@ -54,9 +62,7 @@ def test_a_double_tap_on_keep_keeps_once(make_context, server) -> None:
     expect(page).to_have_url(re.compile(r"\?h=56366-666-66612$"))  # one keep, then its dice
 
 
-def test_acting_on_an_option_keeps_the_page_where_it_is(make_context, server) -> None:
-    context = make_context()
-    page = context.new_page()
+def test_acting_on_an_option_keeps_the_page_where_it_is(page: Page, server) -> None:
     open_page(page, server, GAME)
     wait_for_advice(page, GAME)
     option = page.get_by_test_id("option").nth(2)
@@ -108,9 +114,7 @@ def test_back_and_forward_never_fork_a_kept_game_and_opening_it_keeps_its_date(m
     assert [g["query"] for g in records] == [longer], json.dumps(records)
 
 
-def test_a_score_to_reach_out_of_range_stays_and_says_the_range(make_context, server) -> None:
-    context = make_context()
-    page = context.new_page()
+def test_a_score_to_reach_out_of_range_stays_and_says_the_range(page: Page, server) -> None:
     open_page(page, server, "s=,,,,,,,,,,,&d=56366&r=1&t=200")
     box = page.locator("#target")
     box.fill("1234")
@@ -125,9 +129,7 @@ def test_a_score_to_reach_out_of_range_stays_and_says_the_range(make_context, se
     expect(page).to_have_url(re.compile(r"t=150$"))
 
 
-def test_the_rules_say_beside_them_why_they_cannot_change_in_a_game(make_context, server) -> None:
-    context = make_context()
-    page = context.new_page()
+def test_the_rules_say_beside_them_why_they_cannot_change_in_a_game(page: Page, server) -> None:
     open_page(page, server, GAME)
     wait_for_advice(page, GAME)
     expect(page.locator("input[name=variant][value=strict]")).to_be_disabled()
