@@ -1,9 +1,12 @@
 """Shared fixtures: float64 solves of both variants and the shipped tables; the CLI's review
 of one record as text, checked against its JSON."""
 
+import fcntl
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -58,27 +61,53 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
 
+def solved_once(folder: Path, name: str, solve_it: Callable[[], np.ndarray]) -> np.ndarray:
+    """``solve_it()``, solved once per run: with pytest-xdist the first worker to ask saves it as
+    ``folder/name.npy`` (float64, exact) under a lock and the others load it."""
+    path = folder / f"{name}.npy"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            part = folder / f"{name}.part.npy"
+            np.save(part, solve_it())
+            part.replace(path)  # whole or not there, even if a run is stopped
+    return np.load(path)
+
+
 @pytest.fixture(scope="session")
-def solved() -> dict[str, np.ndarray]:
-    """Ẽ of each variant from a float64 solve in this process (in-process, no fork)."""
-    return {name: solve(variant, workers=1) for name, variant in VARIANTS.items()}
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's temporary folder: with pytest-xdist the one its workers share (the parent of
+    their own), else this process's own (its parent holds earlier runs' folders)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def solved(run_folder: Path) -> dict[str, np.ndarray]:
+    """Ẽ of each variant from a float64 solve (in-process, no fork), once per run."""
+    return {
+        name: solved_once(run_folder, f"solved-{name}", lambda v=variant: solve(v, workers=1))
+        for name, variant in VARIANTS.items()
+    }
 
 
 class _Spreads(dict[str, np.ndarray]):
-    def __init__(self, solved: dict[str, np.ndarray]) -> None:
+    def __init__(self, solved: dict[str, np.ndarray], folder: Path) -> None:
         super().__init__()
         self.solved = solved
+        self.folder = folder
 
     def __missing__(self, name: str) -> np.ndarray:
-        self[name] = solve_spread(VARIANTS[name], self.solved[name], workers=1)
+        spread = lambda: solve_spread(VARIANTS[name], self.solved[name], workers=1)  # noqa: E731
+        self[name] = solved_once(self.folder, f"spread-{name}", spread)
         return self[name]
 
 
 @pytest.fixture(scope="session")
-def spreads(solved: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """σ[mask, ν] of each variant (``build_table.solve.solve_spread``, float64), solved in this
-    process the first time a test asks for that variant."""
-    return _Spreads(solved)
+def spreads(solved: dict[str, np.ndarray], run_folder: Path) -> dict[str, np.ndarray]:
+    """σ[mask, ν] of each variant (``build_table.solve.solve_spread``, float64), solved the first
+    time a test of the run asks for that variant."""
+    return _Spreads(solved, run_folder)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from yacht.core.position import PositionError, parse_query
 from yacht.play.game import GameError, parse_game
 
+from .conftest import warm_context, watched_page
 from .page_helpers import cell, control, open_page, url_query, visit, wait_for_advice
 from .test_play import RECORD
 
@@ -145,11 +146,21 @@ JAPANESE_ERRORS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def japanese_page(browser, server, runtime, warm_snapshot):
+    """A page whose browser speaks Japanese (a context of its own), for the Japanese messages: the
+    first link loads it, the others open as a shared link opened in it would (``visit``)."""
+    context = warm_context(browser, server, runtime, locale="ja-JP")
+    yield from watched_page(context)
+    context.close()
+
+
 @pytest.mark.parametrize(("query", "headline", "target", "fix", "fixed"), JAPANESE_ERRORS)
 def test_a_bad_link_is_explained_in_japanese_with_its_fix(
-    make_context, server, query, headline, target, fix, fixed
+    japanese_page, server, query, headline, target, fix, fixed
 ) -> None:
-    page = make_context(locale="ja-JP").new_page()
+    page, events = japanese_page
+    seen = len(events)
     open_page(page, server, query)
     expect(page.locator("#error-text")).to_have_text(headline)
     expect(page.locator("#error-message")).to_have_text(python_message(query))  # the CLI's, under 詳細
@@ -161,6 +172,7 @@ def test_a_bad_link_is_explained_in_japanese_with_its_fix(
         wait_for_advice(page, fixed)
         expect(page.get_by_test_id("error")).to_be_hidden()
         expect(page.locator("[data-invalid]")).to_have_count(0)
+    assert events[seen:] == [], f"script errors or dialogs on the page: {events[seen:]}"
 
 
 def test_review_cards_at_320_px_keep_the_dice_and_the_loss_apart(make_context, server) -> None:
