@@ -74,6 +74,13 @@ class SiteServer(http.server.ThreadingHTTPServer):
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.server_port}/{path}"
 
+    def handle_error(self, request, client_address) -> None:
+        """A page closed while it was being answered (its context closed at the end of a test)
+        is no error of the server's; any other exception is printed as usual."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
     @contextmanager
     def hold(self, path: str) -> Iterator[threading.Event]:
         """Requests for ``path`` wait until the yielded event is set (at the latest on exit)."""
