@@ -344,6 +344,8 @@ async function main() {
     renderAdvice();
     return;
   }
+  // The entry, the sheet and the rest act on the rules: usable from now on (index.html).
+  for (const part of document.querySelectorAll("[data-needs-rules]")) part.inert = false;
   startGames(gameHandlers);
   readLocation();
   buildCard(handlers);
