@@ -16,7 +16,7 @@ from yacht.core.advisor import advise
 from yacht.core.rules import VARIANTS
 from yacht.play.practice import Practice
 
-from .page_helpers import open_page, visit, wait_for_advice
+from .page_helpers import open_page, url_query, visit, wait_for_advice
 from .test_accessibility import violations
 from .test_coach import EXACT, NAMES, READ, canonical, open_why, percent
 
@@ -82,10 +82,12 @@ def on_page(locator) -> list[float]:
 
 
 def open_review(page: Page) -> None:
-    """The review panel open (the page keeps it open from one link of the same game to the next)."""
+    """The review panel open on the game shown (the page keeps it open from one link to the next,
+    showing the game before until the new review arrives: a Why? opened in it would be drawn anew)."""
     if page.locator("#review-open").get_attribute("aria-expanded") != "true":
         page.locator("#review-open").click()
     expect(page.get_by_test_id("review")).to_be_visible()
+    expect(page.get_by_test_id("review")).to_have_attribute("data-query", url_query(page))
 
 
 def open_details(details) -> None:
@@ -208,7 +210,7 @@ def test_the_next_choice_closes_the_panel_and_a_best_choice_has_no_why(english: 
     page = english
     open_practice(page, server, practice_record(tables, 5), 5)
     why, panel = page.locator("#why"), page.get_by_test_id("practice-why")
-    why.click()
+    open_why(page)  # (open still if an earlier test left this record's open)
     explained(panel)
     page.locator("#verdict-apply").click()  # Roll, all five: the sixth choice
     expect(page.get_by_test_id("practice-feedback")).to_have_attribute("data-count", "6")

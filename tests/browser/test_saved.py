@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LOAD_TIMEOUT_MS, seed_snapshot
+from .conftest import CHROMIUM_ARGS, LOAD_TIMEOUT_MS, chromium_executable, seed_snapshot
 from .page_helpers import control, open_page, url_query, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -22,7 +22,7 @@ def relaunch(playwright, folder):
     """A browser with a profile of its own on disk, as a phone's: what it keeps survives a close."""
     context = playwright.chromium.launch_persistent_context(
         str(folder),
-        executable_path=str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None,
+        executable_path=chromium_executable(),
         headless=True,
         args=CHROMIUM_ARGS,
         viewport={"width": 390, "height": 844},
