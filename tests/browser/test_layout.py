@@ -72,7 +72,8 @@ def test_every_generated_state_is_drawn_without_a_layout_fault(
     make_context, server, artifacts, generated, viewport, language, part
 ):
     drawn = [state for i, state in enumerate(generated) if PARTS[part](i)]
-    assert {kind(state) for state in drawn} == {kind(state) for state in generated}
+    if part == "quarter":  # make test's share still meets every kind of state
+        assert {kind(state) for state in drawn} == {kind(state) for state in generated}
     generated = drawn
     context = make_context(viewport=VIEWPORTS[viewport], locale="ja-JP" if language == "ja" else "en-US")
     page = context.new_page()
