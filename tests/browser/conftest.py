@@ -347,6 +347,16 @@ def watched_page(context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
     page.close()
 
 
+def own_watched_page(
+    browser: Browser, server: SiteServer, runtime: dict, **options: object
+) -> Iterator[tuple[Page, list[str]]]:
+    """``watched_page`` in a seeded context of its own (``warm_context`` with ``options``, e.g. a
+    locale), closed with it: a module fixture's page whose state other modules do not share."""
+    context = warm_context(browser, server, runtime, **options)
+    yield from watched_page(context)
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def one_page(shared_context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
     """One page for a whole test module, so Pyodide loads once per module: (the page, the dialogs

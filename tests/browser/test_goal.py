@@ -13,7 +13,7 @@ from yacht.core.advisor import sheet_state
 from yacht.core.position import format_query, parse_query
 from yacht.play.game import parse_game, replay
 
-from .conftest import PUBLIC, warm_context, watched_page
+from .conftest import PUBLIC, own_watched_page
 from .page_helpers import TOLERANCE, control, open_page, set_opponent_cell, url_query, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -23,9 +23,7 @@ pytestmark = pytest.mark.browser
 def one_page(browser, server, runtime, warm_snapshot):
     """The module's page in a context of its own: its tests count the chunks the server is asked
     for, which another module's visit to the same positions would leave in the shared cache."""
-    context = warm_context(browser, server, runtime)
-    yield from watched_page(context)
-    context.close()
+    yield from own_watched_page(browser, server, runtime)
 
 
 MID_GAME = "s=3,,9,,,18,22,,,,30,&d=22556&r=2"

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from yacht.core.position import PositionError, parse_query
 from yacht.play.game import GameError, parse_game
 
-from .conftest import warm_context, watched_page
+from .conftest import own_watched_page
 from .page_helpers import cell, control, open_page, url_query, visit, wait_for_advice
 from .test_play import RECORD
 
@@ -150,9 +150,7 @@ JAPANESE_ERRORS = [
 def japanese_page(browser, server, runtime, warm_snapshot):
     """A page whose browser speaks Japanese (a context of its own), for the Japanese messages: the
     first link loads it, the others open as a shared link opened in it would (``visit``)."""
-    context = warm_context(browser, server, runtime, locale="ja-JP")
-    yield from watched_page(context)
-    context.close()
+    yield from own_watched_page(browser, server, runtime, locale="ja-JP")
 
 
 @pytest.mark.parametrize(("query", "headline", "target", "fix", "fixed"), JAPANESE_ERRORS)

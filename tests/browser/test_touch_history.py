@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import warm_context, watched_page
+from .conftest import own_watched_page
 from .page_helpers import open_page, opponent_cell, url_query, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -19,9 +19,7 @@ def one_page(browser, server, runtime, warm_snapshot):
     """The module's page (``page``), in a context of its own: its tests start games, which stay
     kept in this context and not in the one other modules share. The test of kept games' records
     has a context of its own."""
-    context = warm_context(browser, server, runtime)
-    yield from watched_page(context)
-    context.close()
+    yield from own_watched_page(browser, server, runtime)
 
 
 GAME = "h=14466-4466-24466g.12356"
