@@ -57,6 +57,7 @@ def test_queries_from_stdin_one_json_line_each_blank_lines_answered_with_an_erro
     assert json.loads(lines[0])["options"][0] == {
         "expected": json.loads(lines[0])["expected"],
         "loss": 0.0,
+        "rank": 1,
         "keep": [1, 2, 3, 4, 5],
         "category": 10,
         "points": 30,

@@ -172,14 +172,15 @@ def _after(tables, query: str, category: np.ndarray, points: np.ndarray) -> np.n
 
 @pytest.mark.parametrize("query", STAGE_POSITIONS)
 def test_a_simulation_of_100000_turns_agrees_within_4_standard_errors(query, tables):
-    """The two best options of positions from every stage: each aim's chance and mean points, the
-    bonus chance and each category's expected points, against 100,000 seeded turns."""
+    """The two best options that reroll (a stop scores at once: nothing to simulate) of positions
+    from every stage: each aim's chance and mean points, the bonus chance and each category's
+    expected points, against 100,000 seeded turns."""
     n = 100_000
     position = parse_query(query)
     advice, explained = _explained(query, tables[position.variant.name].tilde, tables.coach(position.variant.name))
+    rerolling = [(o, e) for o, e in zip(advice.options, explained, strict=True) if len(o.keep) < 5]
     worst = 0.0
-    for rank, (option, e) in enumerate(list(zip(advice.options, explained, strict=True))[:2]):
-        assert len(option.keep) < 5
+    for rank, (option, e) in enumerate(rerolling[:2]):
         category, points = simulate_option(query, option.keep, tables, n, seed=rank)
         for c, p, mean in e.aims:
             hit = category == c

@@ -215,6 +215,9 @@ def test_without_an_opponent_the_review_is_unchanged(tables):
         "luck",
         "total_loss",
         "mean_loss",
+        "total_grade",
+        "mean_grade",
+        "strong_play",
         "decisions",
         "costliest",
         "counts",
@@ -248,7 +251,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_cli_review_with_an_opponent_prints_the_chances_as_text_and_json(tables):
     lines = review_lines(SCRIPTED, tables)
     assert "Chance of winning (win + draw/2; you sit first): at the start 2.31%, at the end 0.00%" in lines
-    assert lines[4].endswith("loss  chance  to win")
+    assert lines[5].endswith("loss  chance  to win")
     assert "Where playing to win and the best average differ: 2" in lines
     assert any(
         line.startswith("  turn 10 roll 1 dice 11123: best average keep 2 3 1.67%, to win keep 1 1 1 2.96%")
@@ -261,7 +264,7 @@ def test_cli_review_marks_approximate_chances():
     text = run("review", "h=14466-4466-24466g&oh=c9")
     assert text.returncode == 0, text.stderr
     assert (
-        "~" in text.stdout.splitlines()[4 + 1]
+        "~" in text.stdout.splitlines()[5 + 1]
         and "~ approximate: one exact turn, then 0.925 × the chance" in text.stdout
     )
 

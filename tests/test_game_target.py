@@ -98,7 +98,8 @@ def test_review_reach_equals_goal_advice_of_the_same_positions_played(tables, va
 def test_cli_review_with_a_target_prints_the_chance_of_reaching_it(tables):
     lines = review_lines(SCRIPTED, tables)
     assert any(line.startswith("Chance of reaching 100: at the start ") for line in lines)
-    assert lines[4].endswith("loss  chance to reach")
+    assert lines[3].startswith("Mean loss ") and " pp a decision over 3 decisions " in lines[3]
+    assert lines[5].endswith("loss  chance to reach")
     assert "Where playing to reach 100 and the best average differ: 2" in lines
     assert any(line.startswith("  turn 10 roll 1 dice 11123: best average keep 2 3 ") for line in lines)
     assert any(", to reach keep 1 1 1 " in line for line in lines)

@@ -29,7 +29,7 @@ from yacht.play.practice_dice import (
     parse_seed,
     practice_roll,
 )
-from yacht.play.review import LOSS_BINS, loss_bin
+from yacht.play.review import LOSS_BINS, STRONG_PLAY, loss_bin
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "public" / "tables"
@@ -221,7 +221,14 @@ def test_the_cli_plays_a_seeded_game_from_a_script_and_its_summary_is_the_review
     lines = text.stdout.splitlines()
     assert lines[0] == "Practice 5eed (official rules; against the exact player). Replay these dice: --seed 5eed"
     assert f"Final score {result['final']}, the opponent " in text.stdout
-    assert f"Mean loss {result['mean_loss']:.3f} a decision over {len(result['decisions'])} decisions" in text.stdout
+    # Against the opponent every grade is in percentage points of the chance of winning: so are the
+    # mean, the total and the yardstick.
+    assert result["measure"] == "win" and result["strong_play"] == STRONG_PLAY["win"]
+    assert (
+        f"Mean loss {result['mean_grade']:.3f} pp a decision over {len(result['decisions'])} decisions "
+        f"(total {result['total_grade']:.3f} pp; below {STRONG_PLAY['win']} pp is strong play)"
+    ) in text.stdout
+    assert "pts" not in next(line for line in lines if line.startswith("Mean loss"))
     counts = ", ".join(
         f"{label}: {result['counts'][name]}"
         for name, label in zip([n for n, _ in LOSS_BINS], ["optimal", "< 0.1", "0.1–1", "1–5", "> 5"], strict=True)

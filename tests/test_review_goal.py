@@ -10,7 +10,7 @@ from yacht.core.position import format_query, parse_query
 from yacht.core.rules import VARIANTS
 from yacht.loader import DEFAULT_TABLES, Tables
 from yacht.play.practice import Practice
-from yacht.play.review import LOSS_BINS, loss_bin, result_of
+from yacht.play.review import LOSS_BINS, STRONG_PLAY, loss_bin, result_of
 
 # As in test_game_opponent: turn 10, 1 1 1 2 3, the player keeps 2 3 (the best average) where
 # keeping 1 1 1 (for a Yacht, the only way past 139) is the better chance of winning.
@@ -78,9 +78,28 @@ def test_a_decision_is_graded_in_percentage_points_of_the_goal_and_sorted_by_it(
     assert result["counts"] == counts
 
 
+def test_the_summary_sums_the_grades_in_the_measure_and_gives_its_yardstick(tables):
+    result = review_query(SCRIPTED, tables)
+    grades = [d["grade"]["loss"] for d in result["decisions"]]
+    assert result["total_grade"] == pytest.approx(sum(grades))
+    assert result["mean_grade"] == pytest.approx(sum(grades) / len(grades))
+    # Here the grades (pp) and the expected score given up (points) differ: the summary follows the grades.
+    assert result["total_grade"] != pytest.approx(result["total_loss"])
+    assert result["strong_play"] == STRONG_PLAY["win"]
+    plain = review_query("h=14466-4466-24466g.12356-6-16663-666-66634f", tables)
+    assert plain["total_grade"] == pytest.approx(plain["total_loss"]) and plain["mean_grade"] == plain["mean_loss"]
+    assert plain["strong_play"] == STRONG_PLAY["score"]
+
+
 def test_the_cli_review_says_the_measure_and_grades_by_it(tables):
     lines = review_lines(SCRIPTED, tables)
     assert "Each decision's loss: percentage points of the chance of winning (what the advice played for)" in lines
+    result = review_query(SCRIPTED, tables)
+    n = len(result["decisions"])
+    assert (
+        f"Mean loss {result['mean_grade']:.4f} pp a decision over {n} decisions "
+        f"(total {result['total_grade']:.4f} pp; below {STRONG_PLAY['win']} pp is strong play)"
+    ) in lines
     row = next(line for line in lines if line.startswith("  10    1"))
     assert "best" not in row.split()[-3:-2] and "−" in row
 

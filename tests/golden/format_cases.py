@@ -26,7 +26,12 @@ The cases (a fixed seed: byte-identical from run to run):
 - ``bad_games``: ``{query, field, message}``: records ``yacht.play.game.parse_game`` or ``replay``
   rejects, with the field and message of the ``GameError``;
 - ``bad_positions``: ``{query, field, message}``: queries ``yacht.core.position.parse_query``
-  rejects.
+  rejects;
+- ``same_games``: ``{a, b, step}``: two legal records (canonical) and
+  ``yacht.play.same_game.is_step`` of them: a record and its steps (cut after a roll, a keep, a
+  category, an opponent's turn), and records that share a start and then differ (other dice,
+  another category, another score of the opponent), or that start apart (the sheet, the rules,
+  the score to reach), in both orders.
 """
 
 import json
@@ -45,6 +50,7 @@ from yacht.core.position import PositionError, format_query, parse_query  # noqa
 from yacht.core.rules import VARIANTS, possible_scores, score_table  # noqa: E402
 from yacht.play.game import Game, GameError, Turn, format_game, parse_game, replay  # noqa: E402
 from yacht.play.practice_dice import ME, SEED_LIMIT, faces, format_seed, practice_roll  # noqa: E402
+from yacht.play.same_game import is_step  # noqa: E402
 
 CASES = Path(__file__).with_name("format_cases.json")
 SEED = 20261123
@@ -258,6 +264,83 @@ BAD_POSITIONS = [
 ]
 
 
+def legal(game: Game) -> str | None:
+    """The canonical query of ``game``, or None when it is not a legal record."""
+    try:
+        query = format_game(game)
+        replay(parse_game(query))
+    except GameError:
+        return None
+    return query
+
+
+def steps(rng: random.Random, game: Game) -> list[Game]:
+    """Some legal steps of ``game``: its turns cut after a roll or a category, with as many of the
+    opponent's turns as the cut allows (each count tried, the legal ones kept)."""
+    cuts = [replace(game, turns=(), opponent_turns=())]
+    for i, turn in enumerate(game.turns):
+        for j in range(1, len(turn.rolls) + 1):
+            cuts.append(replace(game, turns=(*game.turns[:i], Turn(turn.rolls[:j], turn.keeps[: j - 1], None))))
+        if turn.category is not None:
+            cuts.append(replace(game, turns=game.turns[: i + 1]))
+    found = []
+    for cut in rng.sample(cuts, min(len(cuts), 4)):
+        for n in range(len(game.opponent_turns) + 1):
+            step = replace(cut, opponent_turns=game.opponent_turns[:n])
+            if legal(step) is not None:
+                found.append(step)
+    return found
+
+
+def diverged(rng: random.Random, game: Game) -> list[Game]:
+    """Legal records from ``game``'s start that differ from it at one turn: other first dice (not
+    in a practice game, whose dice are the seed's), another category, or another score of the
+    opponent; the turns after it dropped."""
+    out = []
+    for i, turn in enumerate(game.turns):
+        others = [replace(turn, rolls=(dice(rng),), keeps=(), category=None)] if game.practice is None else []
+        filled = {t.category for t in game.turns[:i]} | {c for c, v in enumerate(game.sheet) if v is not None}
+        free = [c for c in range(N_CATEGORIES) if c not in filled and c != turn.category]
+        if free:
+            others.append(replace(turn, category=rng.choice(free)))
+        for other in others:
+            for n in (i, i + 1):
+                candidate = replace(game, turns=(*game.turns[:i], other), opponent_turns=game.opponent_turns[:n])
+                if other.rolls != turn.rolls[:1] and legal(candidate) is not None:
+                    out.append(candidate)
+                    break
+    for k, (c, points) in enumerate(game.opponent_turns):
+        for other in possible_scores(game.variant)[c]:
+            candidate = replace(game, opponent_turns=(*game.opponent_turns[:k], (c, other)))
+            if other != points and legal(candidate) is not None:
+                out.append(candidate)
+                break
+    return rng.sample(out, min(len(out), 2))
+
+
+def same_game_cases(rng: random.Random) -> list[dict]:
+    games = [random_game(rng) for _ in range(8)]
+    games += [with_opponent(rng, random_game(rng)) for _ in range(8)]
+    games += [replace(random_game(rng), target=rng.randint(0, 999)) for _ in range(3)]
+    games += [random_practice(rng) for _ in range(6)]
+    pairs = []
+    for game in games:
+        if legal(game) is None:
+            continue
+        others = steps(rng, game) + diverged(rng, game)
+        if game.target is not None:
+            others.append(replace(game, target=(game.target + 1) % 1000))
+        if game.practice is None and not any(v is not None for v in game.sheet) and game.turns:
+            others.append(replace(game, sheet=(0, *game.sheet[1:])))  # another start
+        for other in others:
+            if legal(other) is None:
+                continue
+            a, b = (game, other) if rng.random() < 0.5 else (other, game)
+            pairs.append((a, b))
+            pairs.append((b, a))
+    return [{"a": format_game(a), "b": format_game(b), "step": is_step(a, b)} for a, b in pairs]
+
+
 def failure(parse, query: str) -> dict:
     try:
         game = parse(query)
@@ -306,6 +389,7 @@ def cases() -> dict:
         "practice_dice": practice_dice,
         "bad_games": [failure(parse_game, q) for q in BAD_GAMES],
         "bad_positions": [failure(parse_query, q) for q in BAD_POSITIONS],
+        "same_games": same_game_cases(rng),
     }
 
 

@@ -10,8 +10,15 @@ with o=  ``"win"`` = P(my final > theirs) and ``"draw"`` = P(equal), on the
 with t=  ``"reach"`` = P(my final ≥ t), on the answer and every option;
          options ranked by it.
 
-Ties of the chance (equal to 12 decimals, below float noise): the better expected final score first, then the
-advisor's order. ``"expected"`` and ``"loss"`` keep their meaning (the
+The order is ``ranking.rank``'s on (the chance, the expected final score): chances within
+``ranking.TIE`` are equal and the better expected final score comes first, then the simpler
+option. Every option carries ``"rank"`` (in this order, shared by options tied on both),
+``"average_rank"`` (its rank by the expected final score alone, the same rule; the answer's
+``"average_order"`` lists the options' indices in that order: the page's "Average" view) and
+``"chance_loss"`` (the best's chance minus its own, 0–1). ``"decided"`` (on the answer): every
+option's chance is certain (each channel 0 or 1) and the same, so the goal cannot choose and
+the order is the expected final score's ("the game is decided"); at roll 0, the position's own
+chance is certain. ``"expected"`` and ``"loss"`` keep their meaning (the
 expected final score under optimal-expected play after the option, and its
 loss against the best of them). Keeping all five dice names the category
 best for the goal. The answer's values are the best option's (roll 1–3) or
@@ -45,6 +52,7 @@ from ..core.categories import FULL_MASK, N_CATEGORIES
 from ..core.dice import roll_index
 from ..core.policy import successor
 from ..core.position import GoalUnavailable, Position
+from ..core.ranking import TIE, rank, simplicity
 from ..core.rules import Variant, score_table
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
@@ -391,6 +399,7 @@ def goal_advice(
     ]
     if position.roll == 0 or position.is_over:
         result.update(_channels(names, values[0][2]))
+        result["decided"] = _certain(result, names)
         return result
     by_option = {("keep", keep) if keep is not None else ("category", c): (c, v) for keep, c, v in values}
     scored_now = _category_options(position, tilde)
@@ -405,12 +414,28 @@ def goal_advice(
         else:
             _, channels = by_option[("category", option["category"])]
         options.append({**option, **_channels(names, channels)})
-    order = sorted(
-        range(len(options)), key=lambda i: (-round(_objective(options[i], names), 12), -options[i]["expected"], i)
-    )
-    result["options"] = [options[i] for i in order]
+    simpler = [simplicity(o.get("keep"), o.get("category")) for o in options]
+    average_order, average_ranks = rank([(o["expected"],) for o in options], simpler)
+    for i, r in zip(average_order, average_ranks, strict=True):
+        options[i]["average_rank"] = r
+    order, ranks = rank([(_objective(o, names), o["expected"]) for o in options], simpler)
+    best = _objective(options[order[0]], names)
+    result["options"] = [
+        {**options[i], "rank": r, "chance_loss": max(0.0, best - _objective(options[i], names))}
+        for i, r in zip(order, ranks, strict=True)
+    ]
+    place = {i: k for k, i in enumerate(order)}
+    result["average_order"] = [place[i] for i in average_order]
     result.update({name: result["options"][0][name] for name in names})
+    result["decided"] = all(_certain(o, names) for o in result["options"]) and all(
+        o["chance_loss"] <= TIE for o in result["options"]
+    )
     return result
+
+
+def _certain(values: dict, names: tuple[str, ...]) -> bool:
+    """Whether every goal channel of ``values`` (an option or an answer) is 0 or 1 (within ``TIE``)."""
+    return all(values[name] <= TIE or values[name] >= 1 - TIE for name in names)
 
 
 def _objective(option: dict, names: tuple[str, ...]) -> float:

@@ -37,7 +37,7 @@ from ..core.table import TableError
 from ..loader import DEFAULT_TABLES, Tables
 from .coach_text import LANGUAGES, render_explanation, why_words
 from .practice import add_parser as add_practice_parser
-from .practice import run_practice
+from .practice import loss_summary, run_practice
 
 if TYPE_CHECKING:
     from ..play.duel import DuelResult
@@ -48,7 +48,8 @@ def _fmt_keep(keep: list[int]) -> str:
 
 
 def render(result: dict) -> str:
-    """A readable ranked table of one advice."""
+    """A readable ranked table of one advice: the options in the core's order with their ranks
+    (tied options share one, ``ranking.rank``)."""
     lines = [f"{result['query']}  [{result['variant']}]"]
     if result["over"]:
         lines.append(f"Game over: final score {result['expected']:.0f}")
@@ -62,21 +63,27 @@ def render(result: dict) -> str:
     header = "keep" if result["roll"] < 3 else "category"
     chance = _chance_header(result)
     lines.append(f"{'#':>3}  {header:<30} {chance}{'expected':>10} {'loss':>9}")
-    for rank, option in enumerate(result["options"], 1):
+    for option in result["options"]:
         if "keep" in option:
             what = _fmt_keep(option["keep"])
             if "category" in option:
                 what = f"{what} = score {NAMES_EN[option['category']]} ({option['points']})"
         else:
             what = f"{NAMES_EN[option['category']]} ({option['points']})"
-        loss = f"−{option['loss']:.4f}" if option["loss"] > 0 else "best"
-        lines.append(f"{rank:>3}  {what:<30} {_chance(option)}{option['expected']:>10.4f} {loss:>9}")
+        loss = "best" if option["rank"] == 1 else f"−{option['loss']:.4f}"
+        lines.append(f"{option['rank']:>3}  {what:<30} {_chance(option)}{option['expected']:>10.4f} {loss:>9}")
     return "\n".join(lines)
+
+
+DECIDED = "Decided: playing for the best score"
+"""Said when every option's chance is certain and the same (``goal_advice``'s ``"decided"``)."""
 
 
 def _goal_line(result: dict) -> str:
     """'; chance of winning 51.20 % (draw 0.40 %)' or '; chance of reaching 150: …', or ''."""
     note = "" if result.get("exact", True) else f"\n(approximate: {result['method']})"
+    if result.get("decided"):
+        note += f"\n{DECIDED}"
     if "win" in result:
         return f"; chance of winning {100 * result['win']:.2f} % (draw {100 * result['draw']:.2f} %){note}"
     if "reach" in result:
@@ -146,9 +153,10 @@ def render_review(result: dict) -> str:
     n = len(result["decisions"])
     lines.append(
         f"Expected at the start {result['start']:.4f}; the dice (luck) {result['luck']:+.4f}; "
-        f"the decisions (skill) {-result['total_loss'] or 0.0:+.4f} over {n} decision{'s' * (n != 1)} "
-        f"(mean loss {result['mean_loss']:.4f})"
+        f"the decisions (skill) {-result['total_loss'] or 0.0:+.4f}"
     )
+    if n:
+        lines.append(loss_summary(result, 4))
     winning = result.get("winning")
     if winning:
         lines.append(_chances_line(winning))

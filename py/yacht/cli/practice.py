@@ -45,6 +45,22 @@ BIN_TEXT = {"optimal": "optimal", "below_0.1": "< 0.1", "0.1_to_1": "0.1–1", "
 """How the summary names the ``review.LOSS_BINS``."""
 
 
+LOSS_UNITS = {"score": "pts", "win": "pp", "reach": "pp"}
+"""The unit of a review's losses by ``review.MEASURES``: points of expected final score, or
+percentage points of the goal's chance."""
+
+
+def loss_summary(result: dict, digits: int) -> str:
+    """A review's losses in its measure's unit (``mean_grade``, ``total_grade``) and the yardstick
+    (``strong_play``): 'Mean loss 0.107 pp a decision over 30 decisions (total 3.21 pp; below 0.2 pp
+    is strong play)'."""
+    unit, n = LOSS_UNITS[result["measure"]], len(result["decisions"])
+    return (
+        f"Mean loss {result['mean_grade']:.{digits}f} {unit} a decision over {n} decision{'s' * (n != 1)} "
+        f"(total {result['total_grade']:.{digits}f} {unit}; below {result['strong_play']} {unit} is strong play)"
+    )
+
+
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "practice",
@@ -206,23 +222,20 @@ def render_summary(result: dict, game: Practice) -> str:
         theirs = _total(position.opponent)
         verdict = "you win" if result["final"] > theirs else "you lose" if result["final"] < theirs else "a draw"
         lines[0] += f", the opponent {theirs}: {verdict}"
-    n = len(result["decisions"])
-    lines.append(
-        f"Mean loss {result['mean_loss']:.3f} a decision over {n} decisions (total {result['total_loss']:.2f}; "
-        "below 0.2 is strong play)"
-    )
+    lines.append(loss_summary(result, 3))
     counts = result["counts"]
     lines.append("Decisions by loss: " + ", ".join(f"{BIN_TEXT[name]}: {counts[name]}" for name, _ in LOSS_BINS))
     lines.append(
-        f"Luck {_signed(result['luck'])}, skill {_signed(-result['total_loss'])} "
-        f"(expected at the start {result['start']:.2f})"
+        f"Expected final score: luck {_signed(result['luck'])} pts, skill {_signed(-result['total_loss'])} pts "
+        f"(at the start {result['start']:.2f})"
     )
     for rank, i in enumerate(result["costliest"], 1):
         d = result["decisions"][i]
-        chosen, best = (_option(d[name], d["dice"], result["variant"]) for name in ("chosen", "best"))
+        graded_best = d["best"] if d["grade"]["measure"] == "score" else d["winning"]["best"]
+        chosen, best = (_option(option, d["dice"], result["variant"]) for option in (d["chosen"], graded_best))
         lines.append(
             f"  {rank}. turn {d['turn']} roll {d['roll']} dice {''.join(map(str, d['dice']))}: "
-            f"{chosen}; best {best}; −{d['loss']:.2f}   {d['query']}"
+            f"{chosen}; best {best}; −{d['grade']['loss']:.2f} {LOSS_UNITS[d['grade']['measure']]}   {d['query']}"
         )
     if "winning" in result:
         last = result["winning"]["last"]

@@ -13,9 +13,13 @@ roll 3   one option per free category: the points it scores now (bonus
 over     a full sheet: no options; ``expected`` = the final score.
 
 Options are sorted best first by the value still to come (Ẽ'1, Ẽ'2, Ẽ'3:
-without σ, so that the choice depends on the state only; ties: in keep or
-category index order); each carries its loss against the best (≥ 0).
-``policy.expected_policy`` makes the same choices for whole batches.
+without σ, so that the choice depends on the state only), as ``ranking.rank``
+orders them (values within ``ranking.TIE`` tie: the simpler option first, then
+keep or category index order); each carries its rank (shared by tied options)
+and its loss against the best (≥ 0). ``policy.expected_policy`` makes the same
+choices for whole batches (up to ties). ``first_by_value``: the option of the
+highest value, exact ties in index order — the simulated practice opponent's
+choice, fixed so that recorded practice games replay.
 """
 
 from typing import NamedTuple
@@ -25,6 +29,7 @@ import numpy as np
 from .categories import BONUS_POINTS, BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
 from .dice import KEEP_DICE, ROLL_OFFSET, best_subkeep, keeps_from_rolls, reroll_expectation, roll_index, subkeeps
 from .position import Position
+from .ranking import rank, simplicity
 from .rules import score_table
 from .solver import category_values
 
@@ -34,6 +39,8 @@ class Option(NamedTuple):
 
     ``category`` and ``points``: the category scored now and its points
     (bonus included) — for a roll-3 option, or for keeping all five dice.
+    ``rank``: 1-based, shared by tied options (``ranking.rank``); ``None`` for an
+    option outside a ranked list (a review's early stop in another category).
     """
 
     expected: float
@@ -41,9 +48,12 @@ class Option(NamedTuple):
     keep: tuple[int, ...] | None
     category: int | None
     points: int | None
+    rank: int | None = None
 
     def to_json(self) -> dict:
         out: dict = {"expected": self.expected, "loss": self.loss}
+        if self.rank is not None:
+            out["rank"] = self.rank
         if self.keep is not None:
             out["keep"] = list(self.keep)
         if self.category is not None:
@@ -87,22 +97,38 @@ def _category_table(tilde: np.ndarray, scores: np.ndarray, mask: int, nu: int) -
 
 
 def _rank(options: list[Option], values: list[float]) -> tuple[Option, ...]:
-    """``options`` best first by ``values`` (each option's value without σ)."""
-    order = sorted(range(len(options)), key=lambda i: (-values[i], i))
+    """``options`` best first by ``values`` (each option's value without σ), ranked by
+    ``ranking.rank``."""
+    order, ranks = rank([(v,) for v in values], [simplicity(o.keep, o.category) for o in options])
     best = options[order[0]].expected
     return tuple(
-        Option(options[i].expected, best - options[i].expected, options[i].keep, options[i].category, options[i].points)
-        for i in order
+        options[i]._replace(loss=best - options[i].expected, rank=r) for i, r in zip(order, ranks, strict=True)
     )
 
 
 def advise(position: Position, tilde: np.ndarray) -> Advice:
     """The ranked options of ``position``; ``tilde`` is the table of its variant."""
+    if position.is_over or position.roll == 0 or position.dice is None:
+        mask, nu, sigma = sheet_state(position.sheet)
+        expected = float(sigma) if position.is_over else sigma + float(tilde[mask, nu])
+        return Advice(position, expected, sigma, ())
+    options, values = _options(position, tilde)
+    ranked = _rank(options, values)
+    return Advice(position, ranked[0].expected, sheet_state(position.sheet)[2], ranked)
+
+
+def first_by_value(position: Position, tilde: np.ndarray) -> Option:
+    """The option of the highest value of ``position`` (roll 1–3), exact ties in keep or
+    category index order: the simulated practice opponent's choice (``play.practice``), kept
+    apart from the advice's ranking so that every recorded practice game replays as played."""
+    options, values = _options(position, tilde)
+    return options[max(range(len(options)), key=lambda i: (values[i], -i))]
+
+
+def _options(position: Position, tilde: np.ndarray) -> tuple[list[Option], list[float]]:
+    """The options of ``position`` (roll 1–3) unranked, in keep or category index order, and
+    each one's value without σ."""
     mask, nu, sigma = sheet_state(position.sheet)
-    if position.is_over:
-        return Advice(position, float(sigma), sigma, ())
-    if position.roll == 0 or position.dice is None:
-        return Advice(position, sigma + float(tilde[mask, nu]), sigma, ())
     scores = score_table(position.variant)
     by_category = _category_table(tilde, scores, mask, nu)
     roll = roll_index(position.dice)
@@ -128,8 +154,7 @@ def advise(position: Position, tilde: np.ndarray) -> Advice:
                 value, category, pts = float(keep_values[k]), None, None
             values.append(value)
             options.append(Option(sigma + value, 0.0, KEEP_DICE[k], category, pts))
-    ranked = _rank(options, values)
-    return Advice(position, ranked[0].expected, sigma, ranked)
+    return options, values
 
 
 def points_now(category: int, points: int, nu: int) -> int:

@@ -1,6 +1,7 @@
 """The play layer: whole games.
 
-``game`` (the game record format, the page's ``h=``: parse, replay, format), ``practice_dice``
+``game`` (the game record format, the page's ``h=``: parse, replay, format), ``same_game`` (when
+two records are one game: a kept game's identity), ``practice_dice``
 (the seed's dice of a practice game), ``practice`` (the simulated opponent, a game played one
 choice at a time), ``review`` (grading every decision of a record, the loss counts) and ``duel``
 (the win-aware player against the expected-score player, played at scale).

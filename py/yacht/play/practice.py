@@ -5,8 +5,8 @@ A practice game is a game record with a seed (``game``: ``p=``); its dice are th
 ``review`` grades it (``review.grade_last``) and the finished game by ``review.review``, so a
 practice game's grades are those of ``python -m yacht review`` on its record.
 
-The opponent (optional) plays the advisor's best option by expected final score (``advisor``,
-ties as the advisor ranks them) with its own dice from the same seed (player 2): its whole game
+The opponent (optional) plays the option of the highest expected final score (``advisor.first_by_value``:
+exact ties in index order, fixed so that records replay) with its own dice from the same seed (player 2): its whole game
 follows from the seed and the rules alone, whatever I choose, so ``opponent_game`` computes it
 once. I sit first: their i-th turn comes after my i-th.
 """
@@ -16,7 +16,7 @@ from typing import Final
 
 import numpy as np
 
-from ..core.advisor import advise
+from ..core.advisor import first_by_value
 from ..core.categories import N_CATEGORIES, NAMES_EN
 from ..core.dice import N_DICE, roll_index
 from ..core.position import Position
@@ -72,7 +72,7 @@ def opponent_game(tilde: np.ndarray, variant: Variant, seed: int) -> tuple[Oppon
         dice = practice_roll(seed, OPPONENT, number, 1)
         rolls, keeps = [dice], []
         for roll in range(1, MAX_ROLLS + 1):
-            best = advise(Position(tuple(sheet), dice, roll, variant), tilde).options[0]
+            best = first_by_value(Position(tuple(sheet), dice, roll, variant), tilde)
             if best.keep is None or len(best.keep) == N_DICE:
                 break
             kept = kept_in_order(dice, best.keep)

@@ -59,6 +59,12 @@ of 0, i.e. at most ``TIE``), then each bin holds the losses below its bound and 
 bound before it: (0, 0.1), [0.1, 1), [1, 5), [5, ∞)."""
 
 
+STRONG_PLAY: Final = {"score": 0.2, "win": 0.2, "reach": 0.2}
+"""The mean loss per decision below which play is strong, in each measure's unit (``mean_grade``):
+0.2 points of expected final score, as a proficiency test has it; 0.2 percentage points of the
+goal's chance, where players near 0.2 points lose 0.14–0.26 pp (simulated: docs/practice.md)."""
+
+
 def loss_bin(loss: float) -> str:
     """The name of the ``LOSS_BINS`` bin of a decision's loss."""
     if loss <= 0.0:
@@ -218,6 +224,16 @@ class Review:
         return self.total_loss / len(self.decisions) if self.decisions else 0.0
 
     @property
+    def total_grade(self) -> float:
+        """The decisions' losses in the review's measure (``Decision.grade``): points, or
+        percentage points of the goal's chance."""
+        return sum(d.grade for d in self.decisions)
+
+    @property
+    def mean_grade(self) -> float:
+        return self.total_grade / len(self.decisions) if self.decisions else 0.0
+
+    @property
     def measure(self) -> str:
         """What the decisions are graded by (``MEASURES``): the goal's chance where the review
         grades by it, else expected score."""
@@ -259,6 +275,9 @@ class Review:
             "luck": self.luck,
             "total_loss": self.total_loss,
             "mean_loss": self.mean_loss,
+            "total_grade": self.total_grade,
+            "mean_grade": self.mean_grade,
+            "strong_play": STRONG_PLAY[self.measure],
             "counts": self.counts(),
             "decisions": [d.to_json() for d in self.decisions],
             "costliest": self.costliest(),
