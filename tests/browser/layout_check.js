@@ -8,6 +8,9 @@
 //     (a framed box that does not clip, as the verdict's), over or beyond its border;
 //   - a number broken across lines: a number (its sign, digits, decimal point and thousands
 //     separators) whose characters are drawn on more than one line ("−25.9" / "3点");
+//   - a number alone on a line: a signed number (a loss, a change) of a text that takes several
+//     lines drawn on a line with none of the text's other letters, its unit apart
+//     ("次善: … 振り直す、" / "−0.84");
 //   - overlapping text: two text boxes of different text nodes that overlap (text under an
 //     overlay of the page, the picker or a note, is not drawn and is not counted);
 //   - a covered control: a visible control whose centre is not the control itself
@@ -142,9 +145,41 @@
         const lines = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
         if (lines.some((r) => Math.abs(r.top - lines[0].top) > (r.bottom - r.top) / 2))
           faults.push(`a number broken across lines: ${quote(match[0])} in ${quote(node.data)} (${describe(element)})`);
+        else if (
+          SIGNED.test(match[0]) &&
+          aloneOnLine(node, match.index, match.index + match[0].length, lines[0], range)
+        )
+          faults.push(`a number alone on a line: ${quote(match[0])} in ${quote(node.data)} (${describe(element)})`);
       }
     }
     return faults;
+  }
+
+  /** A signed number: a loss or a change ("−0.84", "+1.2"), which must stay with its words (a
+   * score such as "15点" may start a line of its own). */
+  const SIGNED = /^[−+-]/u;
+
+  /** A number's unit, written after it: "0.2 pts", "−1.2 pp", "−0.84点", "3ポイント", "47 %". */
+  const UNIT = /^[\s\u00a0]*(?:pts?\b|pp\b|%|点|ポイント)/u;
+  const LETTER = /[\p{L}\p{N}]/u;
+
+  /** Whether no letter of `node` but the number at [start, end) and its unit is drawn on the
+   * number's line (`line`: its box): the nearest letter before it and the one after its unit. */
+  function aloneOnLine(node, start, end, line, range) {
+    const text = node.data;
+    const after = end + (text.slice(end).match(UNIT)?.[0].length ?? 0);
+    const sameLine = (i) => {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const r = [...range.getClientRects()].find((b) => b.width > 0.5 && b.height > 0.5);
+      return r !== undefined && Math.abs(r.top - line.top) <= (line.bottom - line.top) / 2;
+    };
+    let before = start - 1;
+    while (before >= 0 && !LETTER.test(text[before])) before--;
+    let next = after;
+    while (next < text.length && !LETTER.test(text[next])) next++;
+    if (before < 0 && next >= text.length) return false; // the number is the whole text
+    return !(before >= 0 && sameLine(before)) && !(next < text.length && sameLine(next));
   }
 
   /** Whether the middle of `r` is under an overlay (a fixed element that does not hold `element`). */

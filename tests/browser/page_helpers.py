@@ -114,7 +114,7 @@ def chip(page: Page, category: int, value: int):
 
 
 def set_cell(page: Page, category: int, value: int | None) -> None:
-    """Write ``value`` (None: empty) in a category: tap its name, then the value in the picker."""
+    """Write ``value`` in a category (None: empty it, by the picker's Clear): tap its name, then the value."""
     open_cell(page, category)
     page.locator(f"#picker-values button[data-value='{'' if value is None else value}']").click()
     expect(page.locator("#picker")).to_be_hidden()

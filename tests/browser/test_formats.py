@@ -1,6 +1,7 @@
 """The page's copies of the formats (web/app/formats.js) and its reading of the package's error
 messages (web/app/view-error.js) against golden cases generated from the Python package
-(tests/golden/format_cases.json, written by tests/golden/format_cases.py)."""
+(tests/golden/format_cases.json, written by tests/golden/format_cases.py); the page's rule of
+when two records are one game (a kept game's identity) against yacht.play.same_game."""
 
 import json
 import re
@@ -35,6 +36,8 @@ RUN_CASES = """async cases => {
         fixes: [...cases.bad_positions, ...cases.bad_games].map(fixOf),
         practiceDice: cases.practice_dice.map(c => dice.faces(dice.parseSeed(c.seed), c.player, c.turn, c.roll)),
         seeds: cases.practice_dice.map(c => dice.formatSeed(dice.parseSeed(c.seed))),
+        steps: cases.same_games.map(c => formats.isStepOf(c.a, c.b)),
+        sameGames: cases.same_games.map(c => formats.sameGame(c.a, c.b)),
     };
 }"""
 
@@ -94,3 +97,13 @@ def test_the_page_names_the_part_at_fault_from_pythons_messages(results) -> None
     bad = [*CASES["bad_positions"], *CASES["bad_games"]]
     assert {c["field"] for c in bad} >= {"s", "d", "r", "v", "h", "o", "oh", "query"}
     assert results["fixes"] == [expected_fix(c) for c in bad]
+
+
+def test_the_page_tells_one_game_from_two_as_python_does(results) -> None:
+    cases = CASES["same_games"]
+    step = {(c["a"], c["b"]): c["step"] for c in cases}
+    assert sum(c["step"] and c["a"] != c["b"] for c in cases) >= 40  # steps cut short, in both orders
+    assert sum(not step[c["a"], c["b"]] and not step[c["b"], c["a"]] for c in cases) >= 40  # two games
+    assert sum("oh=" in c["a"] for c in cases) >= 40 and sum("p=" in c["a"] for c in cases) >= 20
+    assert results["steps"] == [c["step"] for c in cases]
+    assert results["sameGames"] == [c["step"] or step[c["b"], c["a"]] for c in cases]

@@ -294,7 +294,7 @@ def test_a_finished_game_reviews_on_a_phone_and_opens_each_decision(page: Page, 
     review = page.get_by_test_id("review")
     expect(review).to_contain_text(f"Final score{FINAL_SCORE}")
     expect(review).to_contain_text(f"Total loss{MINUS}{expected['total_loss']:.2f} pts")
-    expect(review).to_contain_text(f"Decisions: {MINUS}{expected['total_loss']:.2f}")
+    expect(review).to_contain_text(f"decisions {MINUS}{expected['total_loss']:.2f} pts")
     expect(review.get_by_role("img", name="Expected final score, step by step")).to_be_visible()
 
     # Nothing overflows at 390 × 844; every control of the review fits a thumb and has a name.

@@ -1,6 +1,7 @@
-"""Taps act only on what was under the finger, a double tap does one thing, acting on an option
-never scrolls the page away, Back and Forward never fork a kept game nor change its date, and a
-control that cannot act says why beside it."""
+"""Taps act only on what was under the finger, a double tap does one thing (on a score chip: it
+enters the score once; clearing is its own control), acting on an option far down the list brings
+the dice and the verdict back into view, Back and Forward never fork a kept game nor change its
+date, and a control that cannot act says why beside it."""
 
 import json
 import re
@@ -9,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import own_watched_page
-from .page_helpers import open_page, opponent_cell, url_query, wait_for_advice
+from .page_helpers import chip, expect_cell, open_cell, open_page, opponent_cell, url_query, wait_for_advice
 
 pytestmark = pytest.mark.browser
 
@@ -60,16 +61,88 @@ def test_a_double_tap_on_keep_keeps_once(page: Page, server) -> None:
     expect(page).to_have_url(re.compile(r"\?h=56366-666-66612$"))  # one keep, then its dice
 
 
-def test_acting_on_an_option_keeps_the_page_where_it_is(page: Page, server) -> None:
+def test_keep_on_an_option_far_down_every_option_brings_the_dice_and_the_verdict_into_view(page: Page, server) -> None:
     open_page(page, server, GAME)
     wait_for_advice(page, GAME)
     option = page.get_by_test_id("option").nth(2)
     option.scroll_into_view_if_needed()
-    before = page.evaluate("scrollY")
-    assert before > 0
+    assert not in_viewport(page, ".dice-entry")  # scrolled down to the list, the dice above
     option.locator("button.apply").click()
+    expect(page.locator("#summary")).to_contain_text("Kept 6: enter the 4 dice")  # the dice to enter next
+    # The next step in view: the dice to enter (the slots and the keypad) and the verdict's place.
+    page.wait_for_function(f"() => ({IN_VIEW})('.dice-entry') && ({IN_VIEW})('.verdict-area')")
+    page.wait_for_timeout(300)  # and they stay there
+    assert in_viewport(page, ".dice-entry") and in_viewport(page, ".verdict-area")
+
+    # Preferring reduced motion: there at once, not scrolled smoothly.
+    page.emulate_media(reduced_motion="reduce")
+    for key in "1234":
+        page.keyboard.press(key)
+    page.wait_for_function("() => document.querySelector('#options').dataset.query === location.search.slice(1)")
+    expect(page.locator("#options")).not_to_have_attribute("aria-busy", "true")
+    option = page.get_by_test_id("option").nth(1)
+    option.scroll_into_view_if_needed()
+    assert not in_viewport(page, ".dice-entry")
+    option.locator("button.apply").click()
+    assert in_viewport(page, ".dice-entry") and in_viewport(page, ".verdict-area")
+    page.emulate_media(reduced_motion="no-preference")
+
+
+IN_VIEW = """s => { const r = document.querySelector(s).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.height > 0; }"""
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    """Whether the whole box of ``selector`` is on the screen."""
+    return page.evaluate(f"({IN_VIEW})", selector)
+
+
+CLICK_TIMES = "() => { window.clickTimes = []; addEventListener('click', e => clickTimes.push(e.timeStamp), true); }"
+
+
+def centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_double_tap_on_a_score_chip_enters_the_score_and_clear_is_its_own_control(page: Page, server) -> None:
+    query = "s=,,,,,,,,,,,&r=0"
+    open_page(page, server, query)
+    wait_for_advice(page, query)
+    page.evaluate(CLICK_TIMES)
+    x, y = centre(chip(page, 0, 3))
+    page.mouse.click(x, y)  # two taps on Aces 3, one right after the other
+    page.mouse.click(x, y)
+    times = page.evaluate("clickTimes")
+    assert len(times) == 2 and times[1] - times[0] < 150, times
     page.wait_for_timeout(300)
-    assert page.evaluate("scrollY") == before
+    expect_cell(page, 0, 3)
+    assert url_query(page) == "s=3,,,,,,,,,,,&r=0"
+    expect(chip(page, 0, 3)).to_have_attribute("aria-pressed", "true")
+    x, y = centre(chip(page, 0, 4))
+    page.mouse.dblclick(x, y)  # a double tap (clicks of detail 1 and 2, then dblclick) on Aces 4
+    page.wait_for_timeout(300)
+    expect_cell(page, 0, 4)
+    assert url_query(page) == "s=4,,,,,,,,,,,&r=0"
+    chip(page, 0, 4).dblclick()  # on the pressed chip too: it stays
+    page.wait_for_timeout(300)
+    expect_cell(page, 0, 4)
+    assert url_query(page) == "s=4,,,,,,,,,,,&r=0"
+
+    # Clearing is the picker's own labelled control, offered only when the cell has a score.
+    open_cell(page, 0)
+    clear = page.locator("#picker-values button[data-value='']")
+    expect(clear).to_have_text("Clear")
+    expect(clear).to_have_attribute("aria-label", "Clear Aces")
+    clear.click()
+    expect(page.locator("#picker")).to_be_hidden()
+    expect_cell(page, 0, None)
+    assert url_query(page) == query
+    open_cell(page, 0)
+    expect(page.locator("#picker-values button").first).to_be_visible()
+    expect(clear).to_have_count(0)
+    open_cell(page, 0)  # closes the picker
+    expect(page.locator("#picker")).to_be_hidden()
 
 
 def test_back_and_forward_never_fork_a_kept_game_and_opening_it_keeps_its_date(make_context, server) -> None:

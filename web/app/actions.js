@@ -150,8 +150,7 @@ export function applyOption(option) {
       store.entry = [];
     }
   });
-  // The focus waits on the keypad for the next dice, without scrolling the page away from the
-  // option the finger is on.
+  // The focus waits on the keypad for the next dice (the handler brings them into view: main.js).
   $("#keypad button")?.focus({ preventScroll: true });
 }
 

@@ -1,5 +1,5 @@
 import { decisionCount, formatGame, isGameQuery, keepFits, parseGame, readQuery } from "./formats.js";
-import { refreshGames } from "./games.js";
+import { adoptGameId, refreshGames } from "./games.js";
 import { Advisor, LatestRequest } from "./messenger.js";
 import { registerServiceWorker } from "./offline.js";
 import { currentQuery, keepOnDevice, practising, restoreEntry, store, sync, writeURL } from "./store.js";
@@ -97,6 +97,7 @@ export function showAdvice(request, result) {
     }
     sync();
     store.link = null;
+    if (result.query !== request.query) adoptGameId(result.query); // another spelling of a game kept
     writeURL(false, { opened: true });
     refreshGames();
     renderInput();

@@ -99,6 +99,31 @@ export function formatGame(g) {
   return parts.join("&");
 }
 
+/** Whether the kept query `a` is `b` at one of its moments, as yacht.play.same_game.is_step
+ * decides (held to it by the golden cases): on canonical game queries, every parameter but the
+ * records h= and oh= equal, and a's h= and oh= each the beginning of b's, cut where a roll, a
+ * category or an opponent's turn ends (b's next character is no digit). A position query is a
+ * step only of itself. */
+export function isStepOf(a, b) {
+  if (a === b) return true;
+  if (!isGameQuery(a) || !isGameQuery(b)) return false;
+  const [x, y] = [queryParams(a), queryParams(b)];
+  if (x.size !== y.size) return false;
+  for (const [key, u] of x) {
+    const v = y.get(key);
+    if (v === undefined || (key === "h" || key === "oh" ? !recordStep(u, v) : u !== v)) return false;
+  }
+  return true;
+}
+
+/** Whether two kept queries are one game (yacht.play.same_game.same_game): either is a step of
+ * the other. Two games that share a start and then differ are two. */
+export const sameGame = (a, b) => isStepOf(a, b) || isStepOf(b, a);
+
+const queryParams = (query) =>
+  new Map(query.split("&").map((part) => [part.split("=")[0], part.slice(part.indexOf("=") + 1)]));
+const recordStep = (u, v) => v.startsWith(u) && (u === "" || u.length === v.length || !/[0-9]/.test(v[u.length]));
+
 export const TURN_PATTERN = /^([1-6]{5})(?:-([1-6]{0,4})-([1-6]{5}))?(?:-([1-6]{0,4})-([1-6]{5}))?([a-l]?)$/;
 export const digits = (text) => [...text].map(Number);
 

@@ -1,9 +1,12 @@
-// The games kept on the device (saved.js) as the page uses them: on start, a link opened in a new
-// tab takes back its keep and dice entered mid-turn, and the site opened without a link offers
-// to resume the game in progress; the list of kept games follows every change and other tabs.
+// The games kept on the device (saved.js) as the page uses them: on start, copies of one game are
+// merged, the page continues the game kept (a game is kept once: a reload, Back / Forward, a
+// link opened again or in a second tab write the same record), a link opened in a new tab takes
+// back its keep and dice entered mid-turn, and the site opened without a link offers to resume
+// the game in progress; the list of kept games follows every change and other tabs.
 
 import { $ } from "./dom.js";
-import { deviceStorage, listRecords, newGameId, removeRecord } from "./saved.js";
+import { sameGame } from "./formats.js";
+import { deviceStorage, isGameId, listRecords, mergeCopies, newGameId, removeRecord } from "./saved.js";
 import { store } from "./store.js";
 import { t } from "./texts.js";
 import { renderGames, renderResume } from "./view-games.js";
@@ -18,18 +21,20 @@ function kept() {
   return storage ? listRecords(storage) : { games: [], skipped: 0, error: "blocked" };
 }
 
-/** Before the URL is read: a link whose game is kept gets its keep and entry back (they are not
- * in the URL), and continues that record; without a link, the game in progress is offered. */
+/** Before the URL is read: copies of one game kept are merged; the page continues the game kept
+ * under its history entry's id (a reload, a restored tab) or the kept game of the same record (a
+ * link opened again, in another tab); a link whose game is kept exactly gets its keep and entry
+ * back (they are not in the URL); without a link, the game in progress is offered. */
 export function startGames(given) {
   handlers = given;
+  const storage = deviceStorage();
+  if (storage) mergeCopies(storage);
   const { games, skipped, error } = kept();
   const query = location.search.slice(1);
+  if (query) adoptGameId(query, history.state?.id);
   if (query && history.state === null) {
-    const same = games.find((g) => g.query === query);
-    if (same) {
-      store.gameId = same.id;
-      history.replaceState({ keep: same.keep, entry: same.entry }, "", location.href);
-    }
+    const same = games.find((g) => g.id === store.gameId && g.query === query);
+    if (same) history.replaceState({ id: same.id, keep: same.keep, entry: same.entry }, "", location.href);
   }
   offer = !query && games.length && !games[0].over ? games[0] : null;
   if (error) sayNotKept();
@@ -39,36 +44,29 @@ export function startGames(given) {
   });
 }
 
-/** Which kept record the game shown after Back or Forward continues: the one kept with exactly
- * its query; else the record kept under the current id when it is the same game (one query
- * extends the other); else the newest kept record of the same game; else a new one, so that
- * going back to another game and changing it never writes over the game left. */
-export function adoptGameId(query) {
+/** Which kept record the query shown continues (at a load, after Back or Forward, once a link's
+ * canonical query is known); `entryId`: the history entry's id, if any.
+ * 1. The record kept under that id (else the page's) when it is the same game (formats.js
+ *    sameGame); 2. the one kept with exactly this query; 3. the newest kept game of which this
+ *    is a step or which is a step of this (a link opened again, in another tab, a reload whose
+ *    copy was merged) — never for a game's bare start (no roll recorded yet: every game of that
+ *    start begins so, a practice seed's replay too); 4. a new id when the page's record is
+ *    another game (going back to another game and changing it never writes over the game
+ *    left); else the entry's id (its game, not kept yet), else the page's. */
+export function adoptGameId(query, entryId = null) {
   const { games } = kept();
-  const same = games.find((g) => g.query === query);
-  if (same) return (store.gameId = same.id);
-  const mine = games.find((g) => g.id === store.gameId);
-  if (mine && sameGame(mine.query, query)) return store.gameId;
-  // Another step of a game kept (Back past another page to an earlier step of it): that game.
-  const step = games.find((g) => sameGame(g.query, query));
-  store.gameId = step ? step.id : mine ? newGameId() : store.gameId;
+  const id = isGameId(entryId) ? entryId : null;
+  const mine = games.find((g) => g.id === (id ?? store.gameId));
+  const same =
+    (mine && sameGame(mine.query, query) ? mine : null) ??
+    games.find((g) => g.query === query) ??
+    (hasRoll(query) ? games.find((g) => sameGame(g.query, query)) : null);
+  store.gameId = same ? same.id : mine ? newGameId() : (id ?? store.gameId);
   return store.gameId;
 }
 
-/** Whether two game queries are steps of one game: the same start (every parameter but the
- * records h= and oh=), and each record the beginning of the other's. */
-export function sameGame(a, b) {
-  const params = (query) =>
-    new Map(query.split("&").map((part) => [part.split("=")[0], part.slice(part.indexOf("=") + 1)]));
-  const [x, y] = [params(a), params(b)];
-  const keys = new Set([...x.keys(), ...y.keys()]);
-  for (const key of keys) {
-    const [u, v] = [x.get(key) ?? "", y.get(key) ?? ""];
-    const record = key === "h" || key === "oh";
-    if (record ? !(u.startsWith(v) || v.startsWith(u)) : u !== v) return false;
-  }
-  return true;
-}
+/** Whether a game query records a roll (its h= or oh= is not empty). */
+const hasRoll = (query) => /(?:^|&)o?h=[^&]/.test(query);
 
 /** After every change: the list, the offer (gone once the page shows something), a failure. */
 export function refreshGames() {

@@ -78,7 +78,13 @@ const handlers = {
   // In a practice game the sheet's picker scores through the practice (its opponent follows).
   explain: () => requestExplanation(),
   explainDecision: (record, index) => requestDecisionExplanation(record, index),
-  applyOption: (option) => (practising() ? practiceScore(option.category) : applyOption(option)),
+  // Acting on an option (far down "Every option", or from the sheet's picker) brings the next step
+  // into view: the dice to enter and the verdict.
+  applyOption: (option) => {
+    if (practising()) practiceScore(option.category);
+    else applyOption(option);
+    showTurn();
+  },
   canScore,
   fixLink,
   // After a game: another of the same kind (a practice with the same opponent setting).
@@ -94,6 +100,18 @@ const handlers = {
   setTarget,
   togglePracticeKeep,
 };
+
+/** Scroll the dice and the verdict (from the roll to the verdict's buttons) into view, unless
+ * they are there: to the top of the page when that shows them, else to the top of their card.
+ * Smoothly, unless the player prefers reduced motion. */
+function showTurn() {
+  const top = $(".play").getBoundingClientRect().top;
+  const bottom = $(".verdict-buttons").getBoundingClientRect().bottom;
+  if (top >= 0 && bottom <= innerHeight) return;
+  const y = bottom + scrollY <= innerHeight ? 0 : Math.max(0, top + scrollY - 8);
+  const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollTo({ top: y, behavior: reduced ? "auto" : "smooth" });
+}
 
 /** The views that act get their handlers once, before anything is drawn. */
 function bindViews() {
@@ -282,7 +300,7 @@ function bindPracticeSetup() {
 /** Show what the URL and history.state say (after Back / Forward, or a kept game opened). */
 function showLocation() {
   readLocation();
-  adoptGameId(currentQuery());
+  adoptGameId(currentQuery(), history.state?.id);
   store.generation++;
   clearNote();
   dropOffer();

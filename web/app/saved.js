@@ -13,7 +13,21 @@
 //    outcome (absent in older records): null, or once both sheets are full "win", "loss" or
 //    "draw" (score against opponent)}
 // A record that does not parse, or of another version, is skipped (and counted), never used.
-// Two tabs write their own keys; the same game in two tabs: the later write wins, whole.
+//
+// A game is kept once. Its identity is its id, which the page keeps in the history entry's state
+// (history.state.id: a reload, Back / Forward or a restored tab continue the record under it),
+// and its record: two queries are one game when one is a step of the other (formats.js
+// isStepOf, as yacht.play.same_game decides: the same start, and the turns of one the first
+// turns of the other, its last possibly cut short). A link opened without an id continues the
+// kept record of the same game (not from a game's bare start, which every game of that start
+// shares: games.js adoptGameId); the same game in two tabs is one record: the later write wins,
+// whole. Copies of one game found on the device (kept before this rule) are merged on load
+// (mergeCopies): a record that is a step of another goes (a stale copy: the longest record of
+// the game stays), except a practice game's written after the longer one (its seed played
+// again: the same dice, not yet apart); two games that share a start and then differ are two
+// games, both kept.
+
+import { isStepOf } from "./formats.js";
 
 export const RECORD_VERSION = 1;
 export const KEY_PREFIX = "yacht.game.";
@@ -21,6 +35,9 @@ export const KEY_PREFIX = "yacht.game.";
 export const MAX_GAMES = 100;
 
 export const newGameId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+
+/** Whether `id` can name a record (a history entry's state may hold anything). */
+export const isGameId = (id) => typeof id === "string" && /^[0-9a-z]{1,40}$/.test(id);
 
 const OUTCOMES = ["win", "loss", "draw"];
 
@@ -36,8 +53,7 @@ export function parseRecord(text) {
   }
   if (r === null || typeof r !== "object" || r.v !== RECORD_VERSION) return null;
   const ok =
-    typeof r.id === "string" &&
-    /^[0-9a-z]{1,40}$/.test(r.id) &&
+    isGameId(r.id) &&
     Number.isFinite(r.updated) &&
     typeof r.query === "string" &&
     r.query.length <= 4000 &&
@@ -107,6 +123,31 @@ export function listRecords(storage) {
   }
   games.sort((a, b) => b.updated - a.updated);
   return { games, skipped, error: null };
+}
+
+/** The records of `games` (newest first, as listRecords gives them) that are copies of another:
+ * a record whose query is a step of another's goes (the longest record of a game stays) — of a
+ * practice game only if written before the longer one (a later one is the seed played again, the
+ * same dice, not yet apart) — and of records with the same query all but the newest. Nothing
+ * else: two games that share a start and then differ, and every position but a copy of the
+ * same, stay. */
+export function copiesOf(games) {
+  const stale = (r, s) => !isPractice(r.query) || r.updated <= s.updated;
+  return games.filter((r, i) =>
+    games.some((s, j) => j !== i && isStepOf(r.query, s.query) && (r.query === s.query ? j < i : stale(r, s))),
+  );
+}
+
+/** A practice game's query (p=): every game of its seed rolls the same dice. */
+const isPractice = (query) => /(?:^|&)p=/.test(query);
+
+/** Removes the copies of a game kept (copiesOf); how many went. */
+export function mergeCopies(storage) {
+  const { games, error } = listRecords(storage);
+  if (error) return 0;
+  const copies = copiesOf(games);
+  for (const copy of copies) removeRecord(storage, copy.id);
+  return copies.length;
 }
 
 export function removeRecord(storage, id) {

@@ -129,7 +129,12 @@ export function gameView() {
   rival?.turns.forEach((turn) => (opponent[turn.category] = turn.points));
   const finished = store.game.turns.filter((turn) => turn.category !== null).length;
   const theirsDue = rival !== null && !dice && rival.turns.length < finished && opponent.includes(null);
-  if (theirsDue) return { phase: "opponent", sheet, dice: [], locked: [], roll: 0, turn, opponent };
+  // Their turn is the turn of their sheet's next category (mine sitting first, the turn I just
+  // finished; theirs first, the next): the kept games list says turn 6 during their half of turn 6.
+  if (theirsDue) {
+    const theirTurn = Math.min(opponent.filter((v) => v !== null).length + 1, nCategories());
+    return { phase: "opponent", sheet, dice: [], locked: [], roll: 0, turn: theirTurn, opponent };
+  }
   if (filled === nCategories()) return { phase: "over", sheet, dice: [], locked: [], roll: 0, turn, opponent };
   if (dice && store.game.keep) {
     const kept = keptInOrder(dice, store.game.keep);
@@ -223,9 +228,11 @@ export function currentQuery() {
   return formatQuery(fits ? s : { ...s, opponent: null });
 }
 
-/** What the URL cannot hold, kept with the history entry (it survives a reload). */
+/** What the URL cannot hold, kept with the history entry (it survives a reload); `id`: the
+ * record the entry's game is kept under (saved.js), so that a reload continues it. */
 export function historyState() {
   return {
+    id: store.gameId,
     keep: store.game?.keep ?? null,
     entry: store.game ? [...store.entry] : [],
     redo: store.redoStack,

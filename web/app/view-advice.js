@@ -3,7 +3,7 @@ import { $, drawDie, el } from "./dom.js";
 import { readQuery } from "./formats.js";
 import { categoryName } from "./rules.js";
 import { currentQuery, practising, store } from "./store.js";
-import { formatExpected, formatLoss, t } from "./texts.js";
+import { formatChanceLoss, formatExpected, formatLoss, t } from "./texts.js";
 import { formatChance } from "./texts-goal.js";
 import { renderError } from "./view-error.js";
 import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
@@ -11,7 +11,7 @@ import { renderHistogram } from "./view-histogram.js";
 import { renderCard } from "./view-card.js";
 import { optionWhy, renderCoach } from "./view-coach.js";
 import { renderPractice } from "./view-practice.js";
-import { clearVerdict, pointsText, rankOptions, renderVerdict } from "./view-verdict.js";
+import { clearVerdict, pointsText, renderVerdict } from "./view-verdict.js";
 
 let handlers = null;
 
@@ -80,11 +80,10 @@ function drawAdvice() {
   else if (result.roll === 0) summary.textContent = withChance(result, t("beforeRoll", expected, result.score));
   else summary.textContent = t("bestPlay", expected, result.score);
   const variant = store.shown.action === "game" ? store.shown.result.variant : result.variant;
-  const aimed = aimedOptions(result);
+  // The core's order and ranks (yacht.core.ranking), never ranked again here.
+  const { ranked, byChance } = aimedOptions(result);
   list.style.minHeight = "";
-  list.replaceChildren(
-    ...rankOptions(aimed.options, aimed.value).map(({ option, rank }) => renderOption(option, rank, dice, variant)),
-  );
+  list.replaceChildren(...ranked.map(({ option, rank }) => renderOption(option, rank, dice, variant, byChance)));
   list.setAttribute("data-query", store.shown.query);
   list.setAttribute("data-position", position);
   renderVerdict(result, dice, variant, target);
@@ -126,8 +125,9 @@ export function renderEntryPrompt(result) {
 }
 
 /** One option: what to do, its expected final score and loss, a button that does it and its Why?
- * (view-coach.js). */
-export function renderOption(option, rank, dice, variant) {
+ * (view-coach.js). `byChance`: the list is ranked by the goal's chance: the loss is the chance's
+ * (percentage points, data-chance-loss), the loss of expected score beside it, labelled. */
+export function renderOption(option, rank, dice, variant, byChance = false) {
   const item = el("li", {
     class: rank === 1 ? "option best" : "option",
     "data-testid": "option",
@@ -135,6 +135,8 @@ export function renderOption(option, rank, dice, variant) {
     "data-expected": String(option.expected),
     "data-keep": option.keep ? option.keep.join("") : null,
     "data-category": option.keep ? null : option.category,
+    "data-loss": String(option.loss),
+    "data-chance-loss": option.chance_loss === undefined ? null : String(option.chance_loss),
     ...chanceData(option),
   });
   const what = el("span", { class: "what" });
@@ -176,8 +178,13 @@ export function renderOption(option, rank, dice, variant) {
     el("span", { class: "visually-hidden", text: `${t("expectedLabel")} ` }),
     el("span", { class: "expected", text: formatExpected(option.expected) }),
     el("span", { class: "visually-hidden", text: ` ${t("lossLabel")} ` }),
-    el("span", { class: "loss", text: rank === 1 ? t("best") : formatLoss(option.loss) }),
+    el("span", { class: "loss", text: rank === 1 ? t("best") : lossText(option, byChance) }),
   );
+  if (byChance && rank !== 1) {
+    figures.append(
+      el("span", { class: "other-loss", text: `${t("averageLossLabel")}\u00a0${formatLoss(option.loss)}` }),
+    );
+  }
   const chance = chanceOf(option);
   if (chance !== null) {
     figures.prepend(
@@ -189,6 +196,12 @@ export function renderOption(option, rank, dice, variant) {
   apply.addEventListener("click", () => handlers.applyOption(option));
   item.append(el("span", { class: "rank", text: String(rank) }), what, figures, apply, optionWhy(option));
   return item;
+}
+
+/** An option's loss in the measure the list is ranked by: "−4.3 pp" by the chance, "−0.84" by
+ * the expected score. */
+function lossText(option, byChance) {
+  return byChance ? t("chanceLossUnit", formatChanceLoss(100 * option.chance_loss)) : formatLoss(option.loss);
 }
 
 /** A new game whose rival starts, before anything is entered: their first score comes first. */

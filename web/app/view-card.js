@@ -4,11 +4,12 @@
 //
 // My column: data-testid="cell" with data-category (0–11) and data-value (the score written, ""
 // when empty). A category with at most six possible scores (Aces–Sixes, the straights, Yacht)
-// has them as chips in the row: one tap writes the score (a tap on the pressed chip clears it).
-// The name opens the picker, which offers only the scores the category can take, the current
-// dice's points first; scoring from the sheet is the picker's own labelled button ("Score 24 in
-// Sixes"), never a side effect of a tap. While playing along my column follows the game: the
-// chips are disabled and the picker only scores.
+// has them as chips in the row: a tap writes the score, and a tap on the pressed chip leaves it
+// (the second tap of a double tap is no undo). The name opens the picker, which offers only the
+// scores the category can take, the current dice's points first, and Clear when the cell has a
+// score (clearing is its own control); scoring from the sheet is the picker's own labelled
+// button ("Score 24 in Sixes"), never a side effect of a tap. While playing along my column
+// follows the game: the chips are disabled and the picker only scores.
 //
 // Their column: data-testid="opponent-cell" with data-category (0–11) and data-value: a tap opens
 // the picker of their scores (one tap writes it at once when only one score is possible). While
@@ -26,6 +27,7 @@ import { $, el } from "./dom.js";
 import { categoryName, pointsOf, possible, sheetTotals } from "./rules.js";
 import { practising, store } from "./store.js";
 import { t } from "./texts.js";
+import { aimedOptions } from "./view-goal.js";
 
 /** Most scores a category may have for its chips to be in the row. */
 const QUICK_MOST = 6;
@@ -180,7 +182,9 @@ function renderChips(box, c, value, points) {
     box.replaceChildren(
       ...values.map((v) => {
         const chip = el("button", { type: "button", class: "chip", "data-value": v, text: String(v) });
-        chip.addEventListener("click", () => handlers.setSheet(c, store.state.sheet[c] === v ? null : v));
+        chip.addEventListener("click", () => {
+          if (store.state.sheet[c] !== v) handlers.setSheet(c, v);
+        });
         return chip;
       }),
     );
@@ -227,10 +231,11 @@ function renderTheirs() {
   $("#opponent-bonus").textContent = totals?.bonus > 0 ? "+35" : ""; // beside it, smaller: 52 px at 320 px wide
 }
 
-/** The category the best option scores (at roll 3, or stopping early), if any. */
+/** The category the verdict's option scores (at roll 3, or stopping early), if any: the first
+ * in the order the aim shows (view-goal.js). */
 function bestCategory() {
   const result = store.shown.action === "game" ? store.shown.result.advice : store.shown.result;
-  return result?.options?.[0]?.category;
+  return result?.options ? aimedOptions(result).ranked[0]?.option.category : undefined;
 }
 
 function renderPicker() {
@@ -268,13 +273,13 @@ function renderPicker() {
   const allowed = possible(store.state.variant, c);
   const ordered =
     points !== null && allowed.includes(points) ? [points, ...allowed.filter((v) => v !== points)] : allowed;
-  renderValues(locked ? [] : [...ordered, null], name, value, points, (v) => {
+  renderValues(locked ? [] : withClear(ordered, value), name, value, points, (v) => {
     closePicker(true);
     handlers.setSheet(c, v);
   });
 }
 
-/** The picker of their cell: their possible scores (and clearing, outside a game). */
+/** The picker of their cell: their possible scores (and Clear, outside a game). */
 function renderTheirPicker(c) {
   const name = categoryName(c);
   const value = store.state.opponent?.[c] ?? null;
@@ -283,13 +288,16 @@ function renderTheirPicker(c) {
   $("#picker-score").hidden = true;
   $("#picker-hint").textContent = store.game ? t("opponentTurnPick") : "";
   const allowed = possible(store.state.variant, c);
-  renderValues(store.game ? allowed : [...allowed, null], t("opponentCell", name), value, null, (v) => {
+  renderValues(store.game ? allowed : withClear(allowed, value), t("opponentCell", name), value, null, (v) => {
     closePicker(true);
     handlers.setOpponent(c, v);
   });
 }
 
-/** The picker's chips: `values` (null: clear the cell), `value` pressed, `points` marked. */
+/** The scores `values`, then Clear (null) when the cell has a score `value`. */
+const withClear = (values, value) => (value === null ? values : [...values, null]);
+
+/** The picker's chips: `values` (null: Clear, the cell emptied), `value` pressed, `points` marked. */
 function renderValues(values, name, value, points, choose) {
   const box = $("#picker-values");
   box.hidden = values.length === 0;
@@ -297,11 +305,11 @@ function renderValues(values, name, value, points, choose) {
   const chip = (v) => {
     const button = el("button", {
       type: "button",
-      class: v === points && v !== null ? "chip dice-points" : "chip",
+      class: v === null ? "chip clear" : v === points ? "chip dice-points" : "chip",
       "data-value": v === null ? "" : v,
-      "aria-pressed": String(v === value),
+      "aria-pressed": v === null ? null : String(v === value),
       "aria-label": v === null ? t("clearCell", name) : t("setCell", name, v),
-      text: v === null ? t("emptyCell") : String(v),
+      text: v === null ? t("clearScore") : String(v),
     });
     button.addEventListener("click", () => choose(v));
     return button;

@@ -7,6 +7,19 @@ export function tickStep(span, count) {
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
 }
 
+/** The least distance between the centres of two turn numbers (a two-digit number and a space). */
+const TURN_LABEL_GAP = 15;
+
+/** Positions as near `wanted` (ascending) as can be with `gap` between neighbours, within
+ * [low + gap/2, high − gap/2] (when they fit there). */
+export function spreadApart(wanted, gap, low, high) {
+  const out = [...wanted];
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(out[i], i ? out[i - 1] + gap : low + gap / 2);
+  for (let i = out.length - 1; i >= 0; i--)
+    out[i] = Math.min(out[i], i < out.length - 1 ? out[i + 1] - gap : high - gap / 2);
+  return out;
+}
+
 /** The chart of the expected final score along the game (SVG, drawn here). Besides it, the
  * same line with every loss added back: what the dice alone did (start + luck so far). The
  * band between them is what the decisions cost. */
@@ -59,25 +72,23 @@ export function reviewChart(review) {
       }),
     );
   }
-  // Turns: a line where each begins, its number under its span.
+  // Turns: a line where each begins, and every turn's number under its span (class "turn-tick"),
+  // moved apart where turns are too narrow for their numbers.
   const starts = points.map((_, i) => i).filter((i) => i === 0 || points[i].turn !== points[i - 1].turn);
+  const middles = starts.map((start, j) => (x(start) + x(Math.max(start, (starts[j + 1] ?? n) - 1))) / 2);
+  const at = spreadApart(middles, TURN_LABEL_GAP, pad.left, width - pad.right);
   starts.forEach((start, j) => {
-    const end = (starts[j + 1] ?? n) - 1;
     if (j > 0)
       svg.append(svgEl("line", { class: "turn", x1: x(start), x2: x(start), y1: pad.top, y2: height - pad.bottom }));
-    const middle = (x(start) + x(Math.max(start, end))) / 2;
-    const room = x(starts[j + 1] ?? n - 1) - x(start) || width;
-    if (room >= 12 || j % 2 === 0) {
-      svg.append(
-        svgEl("text", {
-          class: "tick",
-          x: middle,
-          y: height - pad.bottom + 13,
-          "text-anchor": "middle",
-          text: String(points[start].turn),
-        }),
-      );
-    }
+    svg.append(
+      svgEl("text", {
+        class: "tick turn-tick",
+        x: at[j].toFixed(1),
+        y: height - pad.bottom + 13,
+        "text-anchor": "middle",
+        text: String(points[start].turn),
+      }),
+    );
   });
   svg.append(
     svgEl("text", { class: "axis", x: width - pad.right, y: height - 3, "text-anchor": "end", text: t("axisTurn") }),

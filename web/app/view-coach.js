@@ -17,7 +17,6 @@ import { t } from "./texts.js";
 import { aimsLine, optionKey, pending, whyLine } from "./view-coach-lines.js";
 import { renderPracticeWhy, togglePracticeWhy } from "./view-coach-decision.js";
 import { aimedOptions } from "./view-goal.js";
-import { rankOptions } from "./view-verdict.js";
 
 let handlers = null;
 
@@ -121,11 +120,10 @@ function fillBody(box, key) {
   if (pending(box, shown, () => handlers.explain())) return;
   const { options, why } = shown.result;
   const best = options[0];
-  const { options: aimed, value } = aimedOptions(shown.result);
-  const verdict = rankOptions(aimed, value)[0]?.option ?? best;
+  const verdict = aimedOptions(shown.result).ranked[0]?.option ?? best;
   if (key === null && optionKey(verdict) !== optionKey(best)) {
-    // The verdict shows another option than the explanation's first (an exact tie, or a goal's
-    // options ranked by their average): what it plays for, and no "why" naming another best.
+    // The verdict shows another option than the explanation's first (a goal's options in the
+    // order of their average): what it plays for, and no "why" naming another best.
     box.replaceChildren(...playsFor(verdict, shown.result));
     box.dataset.key = optionKey(verdict);
     return;

@@ -83,16 +83,22 @@ export function chanceOf(option) {
   return option.reach ?? null;
 }
 
-/** The options of an answer in the order the aim asks, and the value ranks tie on: with a goal
- * and the aim "win", the answer's order (by the chance); else by the expected score. */
+/** The options of an answer in the order the aim asks, each with the rank the core gave it
+ * (yacht.core.ranking: tied options share one): with a goal and the aim "win", the answer's
+ * order and "rank" (by the chance, then the expected score); with the aim "average", its
+ * "average_order" and "average_rank" (by the expected score alone); without a goal, the
+ * answer's order and "rank". `byChance`: the order is the goal's chance (not in a decided
+ * game, "decided": its order is the expected score's). Never ranked here.
+ * Returns {ranked: [{option, rank}], byChance}. */
 export function aimedOptions(result) {
   const options = result.options ?? [];
-  if (options.length && chanceOf(options[0]) !== null) {
-    if (store.aim === "win") return { options, value: chanceOf };
-    const byExpected = options.map((o, k) => ({ o, k })).sort((a, b) => b.o.expected - a.o.expected || a.k - b.k);
-    return { options: byExpected.map(({ o }) => o), value: (o) => o.expected };
+  const goal = options.length > 0 && chanceOf(options[0]) !== null;
+  if (goal && store.aim !== "win") {
+    const ranked = result.average_order.map((i) => ({ option: options[i], rank: options[i].average_rank }));
+    return { ranked, byChance: false };
   }
-  return { options, value: (o) => o.expected };
+  // A decided game (every chance certain and the same) is ordered by the expected score.
+  return { ranked: options.map((option) => ({ option, rank: option.rank })), byChance: goal && !result.decided };
 }
 
 /** The chance of an option in words: "Win chance 62.7 % (draw 0.8 %)", "Chance of

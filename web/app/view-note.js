@@ -1,6 +1,7 @@
-// The note over the bottom of the page ("Link copied.", "Cleared Full House: …", a link to copy
-// when the clipboard is refused): a toast that never moves the page. A plain note goes after a
-// few seconds; one with a link stays until it is dismissed or the position changes.
+// The note that answers a tap ("Link copied.", "Cleared Full House: …", a link to copy when the
+// clipboard is refused): in the header's place while shown (the header's controls come back with
+// it gone), so it covers no control and never moves the page. A plain note goes after a few
+// seconds; one with a link stays until it is dismissed or the position changes.
 
 import { $ } from "./dom.js";
 
@@ -8,11 +9,14 @@ import { $ } from "./dom.js";
 const NOTE_MS = 6000;
 
 let timer = null;
+/** What had the focus when the note was shown: it gets it back when the note is dismissed. */
+let opener = null;
 
 /** Show `text`; `link`: a URL to show selected in a text box (the fallback of Share), with its
  * `label`. */
 export function showNote(text, link = null, label = "") {
   clearTimeout(timer);
+  opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   $("#note").textContent = text;
   $("#link-box").hidden = link === null;
   $("#note-box").hidden = false;
@@ -32,7 +36,12 @@ export function clearNote() {
   $("#note-box").hidden = true;
 }
 
-/** The note's Dismiss button. */
+/** The note's Dismiss button: the header comes back, the focus where it was. */
 export function bindNote() {
-  $("#note-close").addEventListener("click", clearNote);
+  $("#note-close").addEventListener("click", () => {
+    const back = opener;
+    clearNote();
+    opener = null;
+    back?.focus({ preventScroll: true });
+  });
 }

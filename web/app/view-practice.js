@@ -40,7 +40,7 @@ export function renderPractice() {
   $("#verdict-box").replaceChildren(...(feedback ? [feedback] : []));
   // Once over, the result says it.
   const status = v.phase === "over" ? "" : t("practiceStatus", v.turn, Math.max(v.roll, 1));
-  summary.textContent = feedback ? status : `${status} ${instruction(v)}`;
+  summary.textContent = feedback || !instruction(v) ? status : t("practiceStatusSay", status, instruction(v));
   renderApply(v);
 }
 

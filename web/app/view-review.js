@@ -8,7 +8,7 @@ import { resultData, resultText } from "./result.js";
 import { categoryName } from "./rules.js";
 import { store } from "./store.js";
 import { formatChance } from "./texts-goal.js";
-import { formatExpected, formatGrade, formatSigned, t } from "./texts.js";
+import { formatChanceLoss, formatExpected, formatGrade, formatLoss, formatSigned, t } from "./texts.js";
 import { reviewChart } from "./view-chart.js";
 import { reviewWhy } from "./view-coach-decision.js";
 import { pointsText } from "./view-verdict.js";
@@ -75,7 +75,14 @@ export function renderReview() {
     reviewFigures(review),
     lossCounts(review),
     ...practiceLink(),
-    el("p", { class: "split", text: t("luckSkill", formatSigned(review.luck), formatSigned(-review.total_loss)) }),
+    el("p", {
+      class: "split",
+      text: t(
+        "luckSkill",
+        t("pointsValue", formatSigned(review.luck)),
+        t("pointsValue", formatSigned(-review.total_loss)),
+      ),
+    }),
     reviewChart(review),
     el("h3", { text: t("costliest") }),
     review.costliest.length
@@ -116,9 +123,16 @@ const targetOf = (review) => review.winning?.target ?? null;
 const chanceLabel = (review) => (targetOf(review) === null ? t("reviewChance") : t("reviewReach", targetOf(review)));
 
 export function reviewFigures(review) {
-  const figure = (label, value, attrs = {}) => el("div", attrs, el("dt", { text: label }), el("dd", { text: value }));
+  const figure = (label, value, attrs = {}) =>
+    el(
+      "div",
+      attrs,
+      el("dt", { text: label }),
+      typeof value === "string" ? el("dd", { text: value }) : el("dd", {}, value),
+    );
   const n = review.decisions.length;
-  const goal = (review.measure ?? "score") !== "score";
+  const measure = review.measure ?? "score";
+  const goal = measure !== "score";
   const final = review.final ?? null; // None arrives as undefined
   return el(
     "dl",
@@ -130,15 +144,21 @@ export function reviewFigures(review) {
       "data-mean-loss": String(review.mean_loss),
       "data-luck": String(review.luck),
       "data-decisions": n,
+      "data-measure": measure,
+      "data-total-grade": String(review.total_grade),
+      "data-mean-grade": String(review.mean_grade),
     },
     review.result
       ? figure(t("resultLabel"), resultText(review.result), { class: "final", ...resultData(review.result) })
       : final === null
         ? figure(t("inProgress"), formatExpected(review.last))
         : figure(t("finalScore"), String(final), { class: "final" }),
-    // With a goal these are what playing for it gave up of the expected score: said so.
-    figure(t(goal ? "totalLossAverage" : "totalLoss"), formatGrade({ measure: "score", loss: review.total_loss })),
-    figure(t(goal ? "meanLossAverage" : "meanLoss", n), formatGrade({ measure: "score", loss: review.mean_loss })),
+    // In the unit of the grades (yacht.play.review's total_grade, mean_grade): points, or with a
+    // goal percentage points of its chance; the mean to two decimals, beside its yardstick.
+    figure(t(goal ? "totalLossChance" : "totalLoss"), withUnit(measure, gradeNumber(measure, review.total_grade))),
+    figure(t(goal ? "meanLossChance" : "meanLoss", n), withUnit(measure, formatLoss(review.mean_grade)), {
+      class: "mean-loss",
+    }),
     review.winning
       ? figure(
           chanceLabel(review),
@@ -169,9 +189,32 @@ function lossCounts(review) {
         el("div", { "data-bin": bin }, el("dt", { text: names[i] }), el("dd", { text: String(n) })),
       ),
     ),
-    el("p", { class: "hint", text: `${gradedBy(review)} ${t("lossHint")}` }),
+    el("p", {
+      class: "hint",
+      "data-testid": "loss-yardstick",
+      text: `${gradedBy(review)} ${t("strongPlay", inUnit(review.measure, String(review.strong_play)))}`,
+    }),
   );
 }
+
+/** A number in the unit of a measure (yacht.play.review.MEASURES): "0.2 pts", "0.2 pp" (en). */
+const inUnit = (measure, text) => t(measure === "score" ? "lossPoints" : "lossChance", text);
+
+/** A loss in its unit as nodes: the unit in a span of its own (class "unit", never broken: at
+ * 320 px in Japanese "ポイント" moves to the next line whole, never "ポイン" / "ト"). */
+const withUnit = (measure, number) => {
+  const whole = inUnit(measure, number);
+  const at = whole.indexOf(number);
+  return el(
+    "span",
+    { class: "with-unit" },
+    whole.slice(0, at + number.length),
+    el("span", { class: "unit", text: whole.slice(at + number.length) }),
+  );
+};
+
+/** A grade's number as formatGrade writes it (points to two decimals, pp to one). */
+const gradeNumber = (measure, loss) => (measure === "score" ? formatLoss(loss) : formatChanceLoss(loss));
 
 /** How the review grades: by expected score, or by the goal's chance in percentage points. */
 function gradedBy(review) {

@@ -9,35 +9,13 @@ import { gameResult, resultData, resultText } from "./result.js";
 import { categoryName, pointsOf } from "./rules.js";
 import { store } from "./store.js";
 import { formatChanceLoss, formatLoss, t } from "./texts.js";
-import { aimedOptions, chanceData, chanceOf, chanceText } from "./view-goal.js";
+import { aimedOptions, chanceData, chanceText } from "./view-goal.js";
 
 let handlers = null;
 
 /** The handlers the verdict's buttons call (main.js): applyOption(option), openReview(), newGame(). */
 export function bindVerdict(given) {
   handlers = given;
-}
-
-/** Options whose values (expected scores, or chances with a goal) differ by at most this are
- * tied (the same rank). */
-export const TIE = 1e-9;
-
-/** The options with their ranks: tied options (by `value`, in the order given) share a rank,
- * and among them the simpler comes first (stopping to score before a keep; fewer dice rerolled
- * first). Returns [{option, rank}]. */
-export function rankOptions(options, value = (o) => o.expected) {
-  const simpler = (o) => (o.category !== undefined ? 0 : 1 + (5 - (o.keep?.length ?? 0)));
-  const ranked = [];
-  let i = 0;
-  while (i < options.length) {
-    let j = i + 1;
-    while (j < options.length && value(options[i]) - value(options[j]) <= TIE) j++;
-    const group = options.slice(i, j).map((option, k) => ({ option, k }));
-    group.sort((a, b) => simpler(a.option) - simpler(b.option) || a.k - b.k);
-    for (const { option } of group) ranked.push({ option, rank: i + 1 });
-    i = j;
-  }
-  return ranked;
 }
 
 /** "23", or "9 + 35 bonus" when scoring lifts the upper total to the bonus. */
@@ -81,22 +59,22 @@ export function renderVerdict(result, dice, variant, target = null) {
     if (!reviewable) return idleApply();
     return renderOver(apply);
   }
-  const aimed = aimedOptions(result);
-  const ranked = rankOptions(aimed.options, aimed.value);
+  // The core's order and ranks (yacht.core.ranking), never ranked again here.
+  const { ranked, byChance } = aimedOptions(result);
   if (ranked.length === 0) return clearVerdict();
   const best = ranked[0].option;
   const tied = ranked.filter((r) => r.rank === 1).length - 1;
   const next = ranked.find((r) => r.rank > 1)?.option;
   let margin = "";
   if (tied > 0) margin = t("verdictTied", tied);
-  else if (next && aimed.value === chanceOf) {
-    const diff = formatChanceLoss(100 * (chanceOf(best) - chanceOf(next)));
+  else if (next && byChance) {
+    const diff = formatChanceLoss(100 * (next.chance_loss - best.chance_loss));
     margin = t("verdictMarginChance", diff, verdictWords(next, dice, variant, result.roll));
   } else if (next) {
-    const diff = formatLoss(best.expected - next.expected);
+    const diff = formatLoss(next.loss - best.loss);
     margin = t("verdictMargin", diff, verdictWords(next, dice, variant, result.roll));
   }
-  const chance = chanceText(best, target, !result.exact);
+  const chance = result.decided ? t("gameDecided") : chanceText(best, target, !result.exact);
   const verdict = el(
     "div",
     {
