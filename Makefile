@@ -19,7 +19,7 @@ DUEL_GAMES ?= 1000
 
 NODE_BIN := node_modules/.bin
 
-.PHONY: serve test test-slow bench tables site advise lint headless-shell chromium japanese-font clean
+.PHONY: serve test test-slow bench tables site advise lint headless-shell engines chromium japanese-font clean
 
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
 serve: site
@@ -31,7 +31,7 @@ serve: site
 PYTEST_WORKERS ?= 2
 PYTEST = $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-test: site headless-shell lint
+test: site headless-shell engines lint
 	$(PYTEST) -m "not slow"
 
 test-slow: site headless-shell
@@ -95,6 +95,14 @@ debian = if command -v $(1) >/dev/null 2>&1; then :; \
 
 headless-shell: japanese-font
 	@$(call debian,chromium-headless-shell,chromium-headless-shell,the browser tests)
+
+# The other engines of the smoke suite (tests/browser/test_engines.py): WebKitGTK's MiniBrowser
+# driven by WebKitWebDriver under an Xvfb of the tests' own, and Firefox ESR driven through
+# WebDriver BiDi by puppeteer-core (npm, pinned; no geckodriver). Installed only when missing.
+engines: japanese-font
+	@$(call debian,WebKitWebDriver,webkit2gtk-driver,the WebKit smoke tests)
+	@$(call debian,Xvfb,xvfb,the WebKit smoke tests)
+	@$(call debian,firefox-esr,firefox-esr,the Firefox smoke tests)
 
 chromium: japanese-font
 	@$(call debian,chromium,chromium,the page's benchmarks)

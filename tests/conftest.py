@@ -28,6 +28,7 @@ LONGEST_FIRST = [
     for name in (
         "browser/test_page",
         "test_reach",
+        "browser/test_engines",
         "browser/test_coach",
         "browser/test_one_screen",
         "browser/test_warm_start",

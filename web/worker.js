@@ -293,7 +293,7 @@ const actions = {
     loadTable(first); // fetched now, in parallel with the runtime
     const py = await advisor;
     await loadTable(first);
-    return { pyodide: py.pyodide.version, variant: first };
+    return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
   },
 
   advise({ query }) {

@@ -65,7 +65,16 @@
       const element = node.parentElement;
       if (!element || unseen(element) || element.closest("script, style, title, option")) continue;
       range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+      // A text box is the font's ascent and descent; where they pass the line's own height (a
+      // CJK font's 1.45 em in a 1.1 em line, as Firefox measures a Japanese page) the letters
+      // stay within the line: the box is taken as tall as the line, about its middle.
+      const line = parseFloat(getComputedStyle(element).lineHeight); // NaN for "normal"
+      const rects = [...range.getClientRects()]
+        .filter((r) => r.width > 0.5 && r.height > 0.5)
+        .map((r) => {
+          const excess = line > 0 ? Math.max(0, (r.height - line) / 2) : 0;
+          return excess ? new DOMRect(r.x, r.y + excess, r.width, r.height - 2 * excess) : r;
+        });
       if (rects.length) out.push({ node, element, rects });
     }
     return out;

@@ -12,6 +12,17 @@ TIE = 1e-9
 """Options whose expected scores differ by at most this are tied (the page's verdict.js)."""
 
 
+SNAPSHOTS = """async (name) => {
+  const cache = await caches.open(name);
+  const found = {};
+  for (const request of await cache.keys()) {
+    found[request.url] = (await (await cache.match(request)).arrayBuffer()).byteLength;
+  }
+  return found;
+}"""
+"""A page's function: the Cache Storage cache ``name``'s entries, URL → size in bytes (the snapshot's)."""
+
+
 def open_page(page: Page, server, query: str = "", *, load: bool = False) -> None:
     """Open the page at ``query`` (a URL query without ``?``) and wait until the advisor is ready.
 

@@ -8,20 +8,12 @@ from playwright.sync_api import BrowserContext, Page
 
 from .conftest import SNAPSHOT_CACHE as CACHE
 from .conftest import snapshot_url
-from .page_helpers import assert_same_advice, open_page, wait_for_advice
+from .page_helpers import SNAPSHOTS, assert_same_advice, open_page, wait_for_advice
 
 pytestmark = pytest.mark.browser
 
 QUERY = "s=,,,,,,,,,,,&d=14466&r=1"
 
-SNAPSHOTS = """async (name) => {
-  const cache = await caches.open(name);
-  const found = {};
-  for (const request of await cache.keys()) {
-    found[request.url] = (await (await cache.match(request)).arrayBuffer()).byteLength;
-  }
-  return found;
-}"""
 
 PUT = """async ([name, url, size]) => {
   await (await caches.open(name)).put(url, new Response(new Uint8Array(size).fill(7)));

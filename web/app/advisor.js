@@ -24,8 +24,10 @@ export function startAdvisor() {
   const variant = store.state.variant ?? new URLSearchParams(location.search).get("v");
   const current = store.advisor;
   store.advisor.call("start", { variant }).then(
-    () => {
+    (started) => {
       if (current !== store.advisor) return;
+      // How Python started ("snapshot", "fresh", "fresh: <why not>"): for the tests and devtools.
+      performance.mark("yacht:runtime-start", { detail: started.runtimeStart });
       store.ready = true;
       setPageState("ready");
       renderLoading();
