@@ -2,19 +2,29 @@
 // merged, the page continues the game kept (a game is kept once: a reload, Back / Forward, a
 // link opened again or in a second tab write the same record), a link opened in a new tab takes
 // back its keep and dice entered mid-turn, and the site opened without a link offers to resume
-// the game in progress; the list of kept games follows every change and other tabs.
+// the game in progress; the list of kept games follows every change and other tabs. The first game
+// kept in a visit asks the browser to keep the site's storage for good (navigator.storage.persist,
+// once a visit: a browser may grant it later, e.g. once the page is installed), and the list says
+// whether it is; Export writes every kept game into one file, Import merges one (exported.js).
 
 import { $ } from "./dom.js";
+import { exportFile, MAX_EXPORT_BYTES, mergeGames, readExport } from "./exported.js";
 import { sameGame } from "./formats.js";
-import { deviceStorage, isGameId, listRecords, mergeCopies, newGameId, removeRecord } from "./saved.js";
+import { deviceStorage, isGameId, listRecords, mergeCopies, newGameId, removeRecord, replaceRecords } from "./saved.js";
 import { store } from "./store.js";
-import { t } from "./texts.js";
-import { renderGames, renderResume } from "./view-games.js";
+import { quote, t } from "./texts.js";
+import { bindTransfer, renderGames, renderResume } from "./view-games.js";
 import { showNote } from "./view-note.js";
 
 let handlers = null;
 let offer = null;
 let saidNotKept = false;
+/** Whether the browser keeps the storage for good: null until known. */
+let persisted = null;
+let askedPersist = false;
+let loadedAt = 0;
+/** What the last import said: {key, args, refused}, or null. */
+let imported = null;
 
 function kept() {
   const storage = deviceStorage();
@@ -27,6 +37,9 @@ function kept() {
  * back (they are not in the URL); without a link, the game in progress is offered. */
 export function startGames(given) {
   handlers = given;
+  loadedAt = Date.now();
+  bindTransfer({ exportGames, importFile });
+  checkPersisted();
   const storage = deviceStorage();
   if (storage) mergeCopies(storage);
   const { games, skipped, error } = kept();
@@ -74,7 +87,8 @@ export function refreshGames() {
   if (store.keepFailed) sayNotKept();
   const { games, skipped, error } = kept();
   const note = error ? t("notKept") : skipped ? t("skippedGames", skipped) : "";
-  renderGames(games, note, listHandlers, store.language);
+  if (games.some((g) => g.updated >= loadedAt)) askPersist();
+  renderGames(games, note, listHandlers, store.language, { persisted, message: importMessage() });
   renderResume(offer, {
     resume: (record) => {
       offer = null;
@@ -99,6 +113,75 @@ function sayNotKept() {
   if (saidNotKept) return;
   saidNotKept = true;
   showNote(t("notKept"));
+}
+
+/** Whether the storage is kept for good, as the browser says now (the list says it). */
+async function checkPersisted() {
+  try {
+    persisted = (await navigator.storage?.persisted?.()) ?? false;
+  } catch {
+    persisted = false;
+  }
+  refreshGames();
+}
+
+/** Asks the browser once a visit, when a game is kept in it, to keep the storage for good. */
+async function askPersist() {
+  if (askedPersist) return;
+  askedPersist = true;
+  try {
+    if (!(await navigator.storage?.persisted?.())) persisted = (await navigator.storage?.persist?.()) ?? false;
+    else persisted = true;
+  } catch {
+    persisted = false;
+  }
+  refreshGames();
+}
+
+/** Every kept game in one file, downloaded as yacht-games-YYYY-MM-DD.json. */
+function exportGames() {
+  const { name, text } = exportFile(kept().games, new Date());
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Merges an exported file into the kept games, or refuses it whole (nothing changed). */
+async function importFile(file) {
+  imported = await importResult(file);
+  if (!imported.refused) askPersist();
+  refreshGames();
+}
+
+async function importResult(file) {
+  const refused = (error) => ({ key: error.key, args: error.args, refused: true });
+  if (file.size > MAX_EXPORT_BYTES) return refused({ key: "importTooLarge", args: [] });
+  let text;
+  try {
+    text = await file.text();
+  } catch {
+    return refused({ key: "importUnread", args: [] });
+  }
+  const read = readExport(text);
+  if (read.error) return refused(read.error);
+  const storage = deviceStorage();
+  const here = kept();
+  if (!storage || here.error) return refused({ key: "importStorage", args: [] });
+  const merged = mergeGames(here.games, read.games);
+  if (merged.error) return refused(merged.error);
+  if (replaceRecords(storage, merged.save, merged.remove)) return refused({ key: "importStorage", args: [] });
+  return { key: "imported", args: [merged.added, merged.updated], refused: false };
+}
+
+/** The last import's words in the language shown; the file's own text quoted. */
+function importMessage() {
+  if (!imported) return null;
+  const args = imported.args.map((a) => (typeof a === "string" ? quote(a) : a));
+  const text = t(imported.key, ...args);
+  return { text: imported.refused ? t("importRefused", text) : text, refused: imported.refused };
 }
 
 const listHandlers = {

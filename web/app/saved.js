@@ -25,7 +25,7 @@
 // (mergeCopies): a record that is a step of another goes (a stale copy: the longest record of
 // the game stays), except a practice game's written after the longer one (its seed played
 // again: the same dice, not yet apart); two games that share a start and then differ are two
-// games, both kept.
+// games, both kept. The same rule merges a file of exported games (exported.js) into those kept.
 
 import { isStepOf } from "./formats.js";
 
@@ -148,6 +148,29 @@ export function mergeCopies(storage) {
   const copies = copiesOf(games);
   for (const copy of copies) removeRecord(storage, copy.id);
   return copies.length;
+}
+
+/** Writes `save` (records) and deletes the records under `remove` (ids), all or nothing: null, or
+ * "blocked" / "full" with every key as it was before. */
+export function replaceRecords(storage, save, remove) {
+  const keys = [...save.map((r) => KEY_PREFIX + r.id), ...remove.map((id) => KEY_PREFIX + id)];
+  let before;
+  try {
+    before = keys.map((key) => [key, storage.getItem(key)]);
+    for (const r of save) storage.setItem(KEY_PREFIX + r.id, JSON.stringify({ ...r, v: RECORD_VERSION }));
+    for (const id of remove) storage.removeItem(KEY_PREFIX + id);
+    return null;
+  } catch (error) {
+    try {
+      for (const [key, value] of before ?? []) {
+        if (value === null) storage.removeItem(key);
+        else storage.setItem(key, value);
+      }
+    } catch {
+      // the storage refuses even the old values back: nothing more can be done
+    }
+    return failure(error);
+  }
 }
 
 export function removeRecord(storage, id) {

@@ -1,8 +1,9 @@
 // Games kept on the device (saved.js): the offer to resume the game in progress when the site
 // opens without a link (a toast over the page, data-testid="resume", so nothing moves), and the
-// list of kept games, newest first, each to open (and review), share as its link, or delete.
-// The view renders what it is given and calls the handlers it is given: resume(record),
-// open(record), share(record), remove(record), dismiss().
+// list of kept games, newest first, each to open (and review), share as its link, or delete; whether
+// the browser keeps them for good (else how to keep them), Export and Import and what the last
+// import said. The view renders what it is given and calls the handlers it is given: resume(record),
+// open(record), share(record), remove(record), dismiss(), exportGames(), importFile(file).
 
 import { $, el, svgEl } from "./dom.js";
 import { resultText } from "./result.js";
@@ -34,10 +35,32 @@ function dateFormat(language) {
   return dateFormats.get(language);
 }
 
-/** The kept games, newest first; `note`: what went wrong keeping them ("" when nothing). */
-export function renderGames(games, note, handlers, language) {
+/** Export and Import: the button opens the file chooser, the file chosen goes to importFile. */
+export function bindTransfer(handlers) {
+  const input = $("#import-file");
+  $("#export-games").addEventListener("click", () => handlers.exportGames());
+  $("#import-games").addEventListener("click", () => input.click());
+  input.addEventListener("change", () => {
+    const [file] = input.files;
+    input.value = ""; // the same file can be chosen again
+    if (file) handlers.importFile(file);
+  });
+}
+
+/** The kept games, newest first; `note`: what went wrong keeping them ("" when nothing);
+ * `persisted`: whether the browser keeps them for good (null: not known yet); `message`: what
+ * the last import said ({text, refused}), or null. */
+export function renderGames(games, note, handlers, language, { persisted = null, message = null } = {}) {
   $("#games-note").textContent = note;
   $("#games-empty").hidden = games.length > 0;
+  const storage = $("#games-storage");
+  storage.hidden = games.length === 0 || persisted === null;
+  storage.textContent = persisted ? t("storageKept") : t("storageMayGo");
+  storage.dataset.persisted = String(persisted);
+  $("#export-games").disabled = games.length === 0;
+  const said = $("#import-message");
+  said.textContent = message?.text ?? "";
+  said.classList.toggle("refused", message?.refused === true);
   const when = games.length ? dateFormat(language) : null;
   $("#games-list").replaceChildren(
     ...games.map((record) => {
