@@ -1,6 +1,6 @@
 """The phone benchmark: the page on an emulated phone and network, this build against an older one.
 
-    .venv/bin/python bench/bench_phone.py [--runs 3] [--old 5b5e488] [--json FILE]
+    .venv/bin/python bench/bench_phone.py [--runs 3] [--old 5b5e488] [--quota 0.25] [--cpu-only] [--json FILE]
 
 Headless Chromium as a phone (390 × 844, scale 3, touch, mobile) on an emulated network
 (``NETWORK``: 9 Mbit/s down, 1.5 Mbit/s up, 150 ms round trip, CDP
@@ -28,6 +28,15 @@ start: exported with ``git archive`` into a temporary directory, its tables and 
 
 Medians of ``--runs`` runs; the runs alternate between the builds so both see the same machine.
 Goals: first visit ≤ 5.0 MB; b ≤ 0.65 × old b; c ≤ 0.5 × old c; b ≤ 1.10 × e.
+
+Then a phone's slower CPU, for this build only (``--cpu-only``: this part alone), on the same
+network: (b) and (c) with their steps and how Python started (the page's ``yacht:runtime-start``)
+at full speed (the runs above), with the page's main thread slowed ×4 by CDP
+(``Emulation.setCPUThrottlingRate``: its workers, where Python runs, keep full speed) and with
+the whole browser under a CPU quota of ``--quota`` of one core (``cpu_quota.CpuQuota``: every
+process, workers included), the modes alternating within each run. First a check that each
+slows what it should: a busy loop timed on a page and in its worker at full speed, under CDP's
+×4 and under the quota.
 """
 
 import argparse
@@ -42,12 +51,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, mark_time
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from cpu_quota import BUSY_REPEATS, BUSY_STEPS, CpuQuota, QuotaUnavailable, busy_loops
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 sys.path.insert(0, str(ROOT / "web"))
 import build_site
@@ -58,6 +68,11 @@ OLD: str = "5b5e488"
 NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 9e6 / 8, "uploadThroughput": 1.5e6 / 8}
 """9 Mbit/s down, 1.5 Mbit/s up (bytes per second), 150 ms round trip."""
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+CPU_RATE = 4
+"""The page-only slow-down (CDP): the page's main thread ×4, its workers at full speed."""
+QUOTA = 0.25
+"""The whole browser's slow-down (``cpu_quota.CpuQuota``): every process together on a quarter of one core."""
+CPU_MODES = ("full", "page", "quota")
 SNAPSHOT_SAVED = """async () => {
   if (!("caches" in self) || !(await caches.has("yacht-runtime-snapshot"))) return false;
   return (await (await caches.open("yacht-runtime-snapshot")).keys()).length > 0;
@@ -105,8 +120,10 @@ class Throttle:
     ``Target.sendMessageToTarget``); each new target waits until Network is set up on it.
     """
 
-    def __init__(self, context: BrowserContext, page: Page) -> None:
+    def __init__(self, context: BrowserContext, page: Page, cpu_rate: float | None = None) -> None:
         self.session = context.new_cdp_session(page)
+        if cpu_rate is not None:  # the page's main thread only (CPU_MODES)
+            self.session.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
         self.urls: dict[tuple[str, str], str] = {}
         self.page_bytes: list[tuple[str, int]] = []
         self.sw_bytes: list[tuple[str, int]] = []
@@ -161,15 +178,21 @@ def phone_context(browser: Browser) -> BrowserContext:
     return browser.new_context(service_workers="allow", **PHONE)
 
 
-def visits(browser: Browser, base: str) -> dict:
+def runtime_start(page: Page) -> str:
+    """How the page's Python started (its ``yacht:runtime-start`` mark; "?" in a build without it)."""
+    return page.evaluate("performance.getEntriesByName('yacht:runtime-start')[0]?.detail ?? '?'")
+
+
+def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
     """(b) cold and (c) second-visit first advice in ms, and (a) the first visit's bytes by file."""
     context = phone_context(browser)
     try:
         page = context.new_page()
-        throttle = Throttle(context, page)
+        throttle = Throttle(context, page, cpu_rate)
         page.goto(f"{base}index.html?{LINK}")
         cold = mark_time(page, "yacht:first-advice")
         cold_steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
+        cold_start = runtime_start(page)
         page_bytes = list(throttle.page_bytes)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
         if page.evaluate("typeof caches !== 'undefined'"):  # this build's worker saves the warm start's snapshot
@@ -181,6 +204,7 @@ def visits(browser: Browser, base: str) -> dict:
         second = mark_time(page, "yacht:first-advice")
         second_steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
         return {
+            "runtime_start": {"cold": cold_start, "second": runtime_start(page)},
             "cold_ms": cold,
             "second_ms": second,
             "steps": {"cold": cold_steps, "second": second_steps},
@@ -244,19 +268,12 @@ def print_bytes(label: str, figures: dict) -> int:
     return total
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs of each measure (default 3)")
-    parser.add_argument("--old", default=OLD, help=f"the commit to compare with (default {OLD})")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = parser.parse_args(argv)
-    if not (build_site.PUBLIC / build_site.RUNTIME_MODULE).is_file():
-        parser.error("public/ is not built: run `make site` first")
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+def compare(pw: Playwright, executable: str | None, new_base: str, args: argparse.Namespace) -> dict:
+    """(a), (b), (c) and (e): this build against the build of ``args.old``, alternating, at full CPU speed."""
     with tempfile.TemporaryDirectory(prefix="bench-old-") as tmp:
         print(f"building {args.old} in {tmp} …", file=sys.stderr)
         old_public = build_old(args.old, Path(tmp))
-        with serving(build_site.PUBLIC) as new_base, serving(old_public) as old_base, sync_playwright() as pw:
+        with serving(old_public) as old_base:
             browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
             runs: dict[str, list] = {"new": [], "old": [], "bare": []}
             for run in range(args.runs):
@@ -269,19 +286,22 @@ def main(argv: list[str] | None = None) -> int:
                     f"{new['second_ms']:.0f}; {args.old} cold {old['cold_ms']:.0f}, second {old['second_ms']:.0f}"
                 )
                 print(f"run {run + 1}/{args.runs}: {figures}", file=sys.stderr)
-            version = browser.version
+            runs["version"] = browser.version
             browser.close()
         for build, folder in (("new", build_site.PUBLIC), ("old", old_public)):
             first = runs[build][0]
             first["brotli_saved"] = brotli_saving(folder, by_file(first["page_bytes"] + first["sw_bytes"]))
+    return runs
 
+
+def print_comparison(runs: dict, args: argparse.Namespace) -> dict:
     def median(build: str, key: str) -> float:
         return statistics.median(r[key] for r in runs[build])
 
     b_new, b_old = median("new", "cold_ms"), median("old", "cold_ms")
     c_new, c_old = median("new", "second_ms"), median("old", "second_ms")
     bare = statistics.median(runs["bare"])
-    print(f"\nPhone benchmark: headless Chromium {version}, 390 × 844, 9 Mbit/s down, 1.5 up, 150 ms RTT,")
+    print(f"\nPhone benchmark: headless Chromium {runs['version']}, 390 × 844, 9 Mbit/s down, 1.5 up, 150 ms RTT,")
     print(f"gzip server; median of {args.runs} runs; this build vs {args.old}")
     total_new = print_bytes("this build", runs["new"][0])
     total_old = print_bytes(args.old, runs["old"][0])
@@ -294,17 +314,119 @@ def main(argv: list[str] | None = None) -> int:
         for step in STEPS:
             new_ms, old_ms = (statistics.median(r["steps"][visit][step] for r in runs[b]) for b in ("new", "old"))
             print(f"      {visit:6s} {step:8s} {new_ms:8.0f} / {old_ms:8.0f}")
+    return {
+        "chromium": runs["version"],
+        "runs": args.runs,
+        "old": args.old,
+        "first_visit_bytes": {"new": total_new, "old": total_old},
+        "cold_ms": {"new": b_new, "old": b_old},
+        "second_ms": {"new": c_new, "old": c_old},
+        "bare_ms": bare,
+        "samples": {key: runs[key] for key in ("new", "old", "bare")},
+    }
+
+
+def cpu_section(pw: Playwright, executable: str, base: str, args: argparse.Namespace, full: list | None) -> dict:
+    """The busy-loop check, then this build's visits in each of CPU_MODES (``full``: the full-speed
+    visits measured already, or None to measure them here), the modes alternating within each run."""
+    figures: dict = {"quota": None, "check": {}, "visits": {mode: [] for mode in CPU_MODES}}
+    with ExitStack() as stack:
+        browsers = {"full": pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)}
+        stack.callback(browsers["full"].close)
+        quota = None
+        try:
+            quota = stack.enter_context(CpuQuota(args.quota))
+            launched = pw.chromium.launch(executable_path=quota.wrapper(executable), headless=True, args=CHROMIUM_ARGS)
+            stack.callback(launched.close)  # closed before the quota's cgroup is removed
+            browsers["quota"] = launched
+            figures["quota"] = quota.how
+        except QuotaUnavailable as error:
+            figures["quota_error"] = str(error)
+            print(error, file=sys.stderr)
+        checks: dict[str, list[dict[str, float]]] = {}
+        for mode in (*CPU_MODES, "full"):  # full speed before and after (the least of both: others' load)
+            if mode in browsers or mode == "page":
+                before = quota.throttled() if quota and mode == "quota" else None
+                page = browsers["quota" if mode == "quota" else "full"].new_page()
+                if mode == "page":
+                    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_RATE})
+                checks.setdefault(mode, []).append(busy_loops(page))
+                page.context.close()
+                if before is not None:
+                    figures["throttled"] = quota.throttled(before)
+        for mode, times in checks.items():
+            figures["check"][mode] = {where: min(t[where] for t in times) for where in ("page", "worker")}
+        print(f"CPU check (busy loop, ms): {figures['check']}", file=sys.stderr)
+        if full is not None:
+            figures["visits"]["full"] = full
+        for run in range(args.runs):
+            for mode in CPU_MODES:
+                if (mode == "full" and full is not None) or (mode == "quota" and "quota" not in browsers):
+                    continue
+                browser = browsers["quota" if mode == "quota" else "full"]
+                figures["visits"][mode].append(visits(browser, base, CPU_RATE if mode == "page" else None))
+                last = figures["visits"][mode][-1]
+                print(
+                    f"cpu run {run + 1}/{args.runs}, {mode}: cold {last['cold_ms']:.0f} ms, "
+                    f"second {last['second_ms']:.0f} ms",
+                    file=sys.stderr,
+                )
+    return figures
+
+
+def print_cpu(figures: dict, args: argparse.Namespace) -> None:
+    names = {
+        "full": "full speed" + (" (the runs above)" if not args.cpu_only else ""),
+        "page": f"page ×{CPU_RATE} (CDP Emulation.setCPUThrottlingRate)",
+        "quota": f"whole browser, {args.quota:.0%} of one core",
+    }
+    print(f"\n  CPU: the phone's network as above; this build only; quota: {figures['quota'] or 'none'}")
+    if "quota_error" in figures:
+        print(f"      {figures['quota_error']}")
+    if "throttled" in figures:
+        throttled, periods = figures["throttled"]
+        print(f"      the quota held the browser back in {throttled} of its {periods} periods in the check (cpu.stat)")
+    check = figures["check"]
+    print(
+        f"  busy loop ({BUSY_STEPS:,d} steps, least of {BUSY_REPEATS}), ms         page   worker   slower: page, worker"
+    )
+    for mode, ms in check.items():
+        slower = ""
+        if mode != "full":
+            slower = f"{ms['page'] / check['full']['page']:6.2f}×  {ms['worker'] / check['full']['worker']:6.2f}×"
+        print(f"      {names[mode].split(' (')[0]:46s} {ms['page']:8.0f} {ms['worker']:8.0f}   {slower}")
+    print(f"  first advice and the end of each step, ms from navigation start (medians of {args.runs})")
+    print(f"      {'':46s} {'visit':6s} {'advice':>7s} " + " ".join(f"{step:>7s}" for step in STEPS) + "  Python")
+    for mode, runs in figures["visits"].items():
+        for visit, key in (("cold", "cold_ms"), ("second", "second_ms")):
+            if not runs:
+                continue
+            steps = " ".join(f"{statistics.median(r['steps'][visit][s] for r in runs):7.0f}" for s in STEPS)
+            started = "/".join(sorted({r["runtime_start"][visit] for r in runs}))
+            label = names[mode] if visit == "cold" else ""
+            print(f"      {label:46s} {visit:6s} {statistics.median(r[key] for r in runs):7.0f} {steps}  {started}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs of each measure (default 3)")
+    parser.add_argument("--old", default=OLD, help=f"the commit to compare with (default {OLD})")
+    parser.add_argument("--quota", type=float, default=QUOTA, help=f"the whole browser's share of a core ({QUOTA})")
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU section (no build of --old)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if not (build_site.PUBLIC / build_site.RUNTIME_MODULE).is_file():
+        parser.error("public/ is not built: run `make site` first")
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    figures: dict = {}
+    with serving(build_site.PUBLIC) as new_base, sync_playwright() as pw:
+        runs = None if args.cpu_only else compare(pw, executable, new_base, args)
+        cpu = cpu_section(pw, executable or pw.chromium.executable_path, new_base, args, runs and runs["new"])
+    if runs is not None:
+        figures = print_comparison(runs, args)
+    print_cpu(cpu, args)
     if args.json:
-        figures = {
-            "chromium": version,
-            "runs": args.runs,
-            "old": args.old,
-            "first_visit_bytes": {"new": total_new, "old": total_old},
-            "cold_ms": {"new": b_new, "old": b_old},
-            "second_ms": {"new": c_new, "old": c_old},
-            "bare_ms": bare,
-            "samples": runs,
-        }
+        figures["cpu"] = cpu
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
