@@ -44,7 +44,7 @@ lint: $(VENV)/.installed node_modules/.installed
 	$(NODE_BIN)/eslint --max-warnings 0 .
 	$(NODE_BIN)/prettier --check .
 
-bench: site chromium
+bench: site chromium engines
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_tables.py
 	$(PY) bench/bench_goal.py
@@ -55,6 +55,7 @@ bench: site chromium
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_startup.py
 	$(PY) bench/bench_phone.py
+	$(PY) bench/bench_engines.py
 
 # The CLI on an example position.
 advise: $(TABLES)

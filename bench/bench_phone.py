@@ -87,9 +87,9 @@ class _QuietHandler(Handler):
 
 
 @contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """``folder`` served compressed on 127.0.0.1; yields its base URL."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+def serving(folder: Path, handler: type = _QuietHandler) -> Iterator[str]:
+    """``folder`` served compressed on 127.0.0.1 (by ``handler``, a ``serve.Handler``); yields its base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
