@@ -7,12 +7,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 CORE := $(wildcard py/yacht/*.py py/yacht/*/*.py) $(wildcard build_table/*.py)
-TABLES := public/tables/yacht-official.table public/tables/yacht-strict.table \
-	public/tables/yacht-official.spread.table public/tables/yacht-strict.spread.table \
-	public/tables/yacht-official.reach/ffe.chunk public/tables/yacht-strict.reach/ffe.chunk \
-	public/tables/yacht-official.law/ffe.chunk public/tables/yacht-strict.law/ffe.chunk \
-	public/tables/yacht-official.bonus public/tables/yacht-strict.bonus \
-	public/tables/yacht-official.points public/tables/yacht-strict.points
+# Every kind of table of every variant (the registry py/yacht/core/table_kinds.py): build_table
+# touches this stamp once all of them are built and up to date.
+TABLES := public/tables/.built
 EXAMPLE := s=3,,9,,,18,,,,,30,&d=14466&r=2
 # Games per variant of the duel in `make bench` (about 0.06 s of CPU a game).
 DUEL_GAMES ?= 1000
@@ -24,7 +21,7 @@ NODE_BIN := node_modules/.bin
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
 serve: site
 	@echo "Serving public/ on http://127.0.0.1:$(PORT)/  (example: http://127.0.0.1:$(PORT)/?$(EXAMPLE))"
-	$(PY) web/serve.py $(PORT)
+	$(PY) tools/serve.py $(PORT)
 
 # Lint, then the core, CLI and browser tests on both cores (pytest-xdist: one module per worker at a
 # time, so a module's page and Pyodide start are shared), all but the slow ones; test-slow runs those.
@@ -64,14 +61,14 @@ advise: $(TABLES)
 tables: $(TABLES)
 
 site: $(TABLES) $(VENV)/.installed node_modules/.installed
-	$(PY) web/build_site.py
+	$(PY) tools/build_site.py
 
 # The npm packages pinned in package-lock.json: Pyodide (copied into the site), ESLint, Prettier.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-$(TABLES) &: $(CORE) $(VENV)/.installed
+$(TABLES): $(CORE) $(VENV)/.installed
 	$(PY) -m build_table
 
 $(VENV)/.installed: pyproject.toml

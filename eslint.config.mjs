@@ -1,5 +1,5 @@
 // ESLint for the page's JavaScript (run by `make lint`): the recommended rules, browser and
-// worker globals (Node's for the build's web/compile_pyc.mjs); formatting is Prettier's (.prettierrc.json). That no import under web/ makes a
+// worker globals (Node's for the build's tools/compile_pyc.mjs); formatting is Prettier's (.prettierrc.json). That no import under web/ makes a
 // cycle is tests/test_web_imports.py's check.
 import js from "@eslint/js";
 import globals from "globals";
@@ -8,18 +8,11 @@ export default [
   { ignores: ["public/", "node_modules/", ".venv/", "artifacts/", ".cache/"] },
   js.configs.recommended,
   {
-    files: ["web/app/**/*.js"],
+    files: ["web/page/**/*.js"],
     languageOptions: { sourceType: "module", globals: globals.browser },
   },
   {
-    files: [
-      "web/worker.js",
-      "web/worker-load.js",
-      "web/worker-tables.js",
-      "web/snapshot.js",
-      "web/snapshot-worker.js",
-      "web/bare-worker.js",
-    ],
+    files: ["web/worker/**/*.js", "bench/page/*.js"],
     languageOptions: { sourceType: "module", globals: globals.worker },
   },
   {
@@ -28,11 +21,11 @@ export default [
     languageOptions: { sourceType: "script", globals: globals.browser },
   },
   {
-    files: ["web/compile_pyc.mjs"],
+    files: ["tools/compile_pyc.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
   },
   {
-    files: ["web/sw.js"],
+    files: ["web/service-worker/sw.js"],
     languageOptions: { sourceType: "script", globals: globals.serviceworker },
   },
   {

@@ -1,4 +1,4 @@
-"""The win chance's calibration beyond the exact range: fit ``goal.CALIBRATION`` on saved duel
+"""The win chance's calibration beyond the exact range: fit ``calibration.CALIBRATION`` on saved duel
 games, check it on others.
 
     python bench/bench_calibration.py --fit FILE.npz ... [--check FILE.npz ...] [--round N]
@@ -16,19 +16,19 @@ chances first.
 
 Fit: per variant and per the stage (my free categories, and whether the opponent has already
 played this turn), the shift β of the logit that makes the points' targets most likely,
-q′ = 1 / (1 + exp(−(logit q + β))) (the same map as ``goal.calibrated``; fractional targets).
+q′ = 1 / (1 + exp(−(logit q + β))) (the same map as ``calibration.calibrated``; fractional targets).
 The target (``--target``): ``last``, the default, is the game's prediction at the start of my
 last turn, which is exact (nothing I do after it can depend on the opponent's last turn), so
 E[result | that prediction] = that prediction and it can stand for the result with the last
 turn's noise taken out; ``result``: the game's result (1, ½, 0). Printed with its standard error
 (as if the points were independent: a game's points at different stages share its result, so
 the stages' errors move together). Then the same pooled over both seats; then over both
-variants, per my free categories and seat: what ``goal.CALIBRATION`` holds (one map for both
+variants, per my free categories and seat: what ``calibration.CALIBRATION`` holds (one map for both
 variants: in the fitting half of the first run official's β were above strict's by 1–1.5
 standard errors, in the checking half strict's gaps were the larger), printed as it is
 written there.
 
-Check: on the other files' points, the shipped map (``goal.CALIBRATION``) applied where the
+Check: on the other files' points, the shipped map (``calibration.CALIBRATION``) applied where the
 shown chance is beyond the exact range (as the advice does) and not applied: per stage the
 mean gap (observed − predicted, 95 % interval by game), and the ten calibration bins of
 ``duel.calibration`` over all points with their gap's 95 % interval (by game: a game's points
@@ -45,7 +45,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.chances.goal import CALIBRATION, EXACT_FREE, calibrated, calibration_shifts, shifted  # noqa: E402
+from yacht.chances.calibration import CALIBRATION, calibrated, calibration_shifts, shifted  # noqa: E402
+from yacht.chances.goal import EXACT_FREE  # noqa: E402
 from yacht.core.categories import N_CATEGORIES  # noqa: E402
 from yacht.play.duel import BLOCK_GAMES, calibration  # noqa: E402
 
@@ -227,7 +228,7 @@ def main() -> int:
             for f in range(N_CATEGORIES, EXACT_FREE, -1)
             for second in (False, True)
         )
-        print(f"  as goal.CALIBRATION (beyond the exact range): {{{beyond}}}")
+        print(f"  as calibration.CALIBRATION (beyond the exact range): {{{beyond}}}")
     return 0
 
 

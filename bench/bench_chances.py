@@ -9,7 +9,7 @@ which prints the figures again without solving, the shipped answers asked again:
 the shipped chance is measured in seconds.)
 
 N positions (default 128) come from simulated games of the expected-score player
-(``yacht.core.advisor.advise`` on real random dice): 5–8 free categories of mine, both variants, a
+(``yacht.core.options.advise`` on real random dice): 5–8 free categories of mine, both variants, a
 roll 1–3 with its dice and an opponent's sheet from another such game with as many free
 categories or one fewer. Half of them
 (seed S) calibrate the fitted constants, the other half (seed S + 1) is where every error
@@ -19,7 +19,7 @@ Printed:
 
 1. The exact values and what they cost: for every option, win + draw/2 by the goal DP
    (``winning.solve_goal_after``, every free category) against the opponent's exact law
-   (``goal.opponent_law(..., exact_free=12)``), and for t= at the median and the 90th
+   (``opponent.opponent_law(..., exact_free=12)``), and for t= at the median and the 90th
    percentile of my exact final-score law under the best-average play
    (``outcome.solve_outcome``): time per stage of each exact solve (opponent laws and my own
    laws are kept by state).
@@ -30,7 +30,7 @@ Printed:
    positions where the estimate's best option is not an exact best one, the mean and worst
    chance lost by following it, and the time of one decision (median, p90; goal plans cold;
    chunks decoded on first use, so mostly warm). Candidates: "shipped now", what
-   ``advise_query`` answers: the chance shown (``goal.BLEND``'s blend with ``goal.CALIBRATION``'s
+   ``advise_query`` answers: the chance shown (``calibration.BLEND``'s blend with ``calibration.CALIBRATION``'s
    shift of the logit; the shift is fitted on duel games, not on this DP), and the same with the
    shift taken off (the blend alone); A the normal law
    after one exact turn (the chance shipped before the law chunks); B the R upper bound after
@@ -46,18 +46,22 @@ Printed:
    (1 − λ)·G2. Checks: H1 and the shipped chance with its shift taken off against the blend they
    should equal, and the law chunks against the exact laws.
 4. Mean |error| (and max) of the main candidates by stage and by variant (test half).
+
+What it measures is in two modules beside it: ``chances_positions.py`` (the positions, their
+exact values and the exact solves' times) and ``chances_estimates.py`` (every candidate and the
+shipped answers, timed); this one fits the blends' λ on the calibration half (the shipped
+``calibration.BLEND`` is H1's) and prints the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import pickle
-import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -65,500 +69,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from yacht.api import advise_query  # noqa: E402
-from yacht.chances import goal  # noqa: E402
-from yacht.chances.goal import opponent_law  # noqa: E402
-from yacht.chances.outcome import (  # noqa: E402
-    Distribution,
-    Outcome,
-    canonical_nu,
-    key,
-    max_future,
-    option_vector,
-    play_turn,
-    reachable_levels,
-    shifted,
-    successor_rows,
-)
-from yacht.chances.reach_table import Chunk, chunks_for  # noqa: E402
-from yacht.chances.winning import (  # noqa: E402
-    CHUNK_COLUMNS,
-    _level_pairs,
-    _root_after,
-    approximate_goal_after,
-    goal_plan,
-    normal_points,
-    option_values,
-    reach_payoff,
-    root_turns,
-    solve_goal_after,
-    win_payoff,
-)
-from yacht.core.advisor import advise, sheet_state  # noqa: E402
-from yacht.core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES  # noqa: E402
-from yacht.core.dice import roll_index  # noqa: E402
-from yacht.core.policy import expected_policy, successor  # noqa: E402
-from yacht.core.position import Position, format_sheet  # noqa: E402
-from yacht.core.rules import VARIANTS, Variant, score_table  # noqa: E402
+from chances_estimates import LawChunks, blend, estimate, estimate_shipped, law_candidates  # noqa: E402
+from chances_positions import STAGES, Case, ExactTimes, Key, option_table, sample_cases, solve_exact  # noqa: E402
+from yacht.chances.calibration import BLEND as SHIPPED_BLEND  # noqa: E402
+from yacht.chances.reach_table import chunks_for  # noqa: E402
+from yacht.core.rules import VARIANTS  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 
-STAGES = (5, 6, 7, 8)
-"""My free categories at the positions."""
 FIXED_LAMBDAS = (0.25, 0.5, 0.75)
+
+
 LAMBDA_GRID = np.linspace(0.0, 1.0, 41)
-WEIGHTS = np.array([1.0, 0.5])
-Key = tuple
-"""An option: ("keep", dice) at roll 1–2, ("category", c) at roll 3."""
-After = dict[int, np.ndarray]
-
-
-@dataclass
-class Case:
-    """One position: my sheet and the opponent's, the roll and dice, and which half it is in."""
-
-    variant: Variant
-    sheet: tuple
-    opponent: tuple
-    dice: tuple[int, ...]
-    roll: int
-    half: str
-    free: int = 0
-    query: str = ""
-    state: tuple[int, int, int] = (0, 0, 0)
-    opponent_state: tuple[int, int, int] = (0, 0, 0)
-    exact: dict = field(default_factory=dict)
-    estimates: dict = field(default_factory=dict)
-    afters: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.free = sum(v is None for v in self.sheet)
-        self.state = sheet_state(self.sheet)
-        self.opponent_state = sheet_state(self.opponent)
-        dice = "".join(map(str, self.dice))
-        strict = "&v=strict" if self.variant.name == "strict" else ""
-        self.query = f"s={format_sheet(self.sheet)}&d={dice}&r={self.roll}{strict}"
-
-
-# ---------------------------------------------------------------- positions
-
-
-def play_game_turn(sheet: list, variant: Variant, tilde: np.ndarray, rng: random.Random, stop: int = 0) -> tuple:
-    """One turn of the expected-score player on real dice: the sheet is filled in place. With
-    ``stop`` (1–3), the dice after that roll are returned instead and the sheet is left alone."""
-    dice = tuple(rng.randint(1, 6) for _ in range(5))
-    for roll in (1, 2, 3):
-        if roll == stop:
-            return dice
-        best = advise(Position(tuple(sheet), dice, roll, variant), tilde).options[0]
-        if roll == 3 or (best.keep is not None and len(best.keep) == 5):
-            if not stop:
-                sheet[best.category] = int(score_table(variant)[roll_index(dice), best.category])
-                return dice
-            continue  # keeping all five: the same dice at the next roll
-        dice = (*best.keep, *(rng.randint(1, 6) for _ in range(5 - len(best.keep))))
-    return dice
-
-
-def game_sheet(variant: Variant, tilde: np.ndarray, free: int, rng: random.Random) -> tuple:
-    """A sheet with ``free`` free categories from a game of the expected-score player."""
-    sheet: list = [None] * N_CATEGORIES
-    while sum(v is None for v in sheet) > free:
-        play_game_turn(sheet, variant, tilde, rng)
-    return tuple(sheet)
-
-
-def sample_cases(tables: Tables, count: int, seed: int, half: str) -> list[Case]:
-    """``count`` positions spread evenly over variants and stages, from ``seed``."""
-    rng = random.Random(seed)
-    cells = [(name, free) for name in VARIANTS for free in STAGES]
-    cases = []
-    for i in range(count):
-        name, free = cells[i % len(cells)]
-        variant, tilde = VARIANTS[name], tables[name].tilde
-        sheet = game_sheet(variant, tilde, free, rng)
-        opponent = game_sheet(variant, tilde, rng.choice([free, free - 1]), rng)
-        roll = rng.randint(1, 3)
-        dice = play_game_turn(list(sheet), variant, tilde, rng, stop=roll)
-        cases.append(Case(variant, sheet, opponent, dice, roll, half))
-    return cases
-
-
-# ---------------------------------------------------------------- values of the options
-
-
-def option_table(after: After, case: Case, weights: np.ndarray = WEIGHTS) -> dict[Key, float]:
-    """The objective (win + draw/2, or reach) of every option of the case's roll."""
-    root = root_turns([after], weights)
-    out = {}
-    for keep, category, channels in option_values(root, after, weights, case.roll, case.dice):
-        out[("keep", keep) if keep is not None else ("category", category)] = float(channels @ weights)
-    return out
-
-
-def shipped_table(answer: dict, name: str) -> dict[Key, float]:
-    """Every option's chance as ``advise_query`` gives it."""
-    out = {}
-    for option in answer["options"]:
-        value = option["win"] + option["draw"] / 2 if name == "o" else option["reach"]
-        out[("keep", tuple(option["keep"])) if "keep" in option else ("category", option["category"])] = value
-    return out
-
-
-def blend(first: After, second: After, weight: float) -> After:
-    """weight · first + (1 − weight) · second, category by category."""
-    return {c: weight * first[c] + (1 - weight) * second[c] for c in first}
-
-
-def payoff_of(case: Case, law: Distribution) -> np.ndarray:
-    mask, nu, sigma = case.state
-    return win_payoff(law, sigma + max_future(case.variant, mask, nu) + 1)[0]
-
-
-def law_of(tables: Tables, case: Case, exact_free: int, memo: dict | None = None) -> Distribution:
-    name = case.variant.name
-    return opponent_law(
-        tables[name].tilde, lambda: tables.spread(name), case.variant, *case.opponent_state, exact_free, memo
-    )[0]
-
-
-def normal_after(tables: Tables, case: Case, law: Distribution) -> After:
-    """A's channels: one exact turn, then the normal law of my future points."""
-    name, (mask, nu, sigma) = case.variant.name, case.state
-    return approximate_goal_after(
-        tables[name].tilde, tables.spread(name), case.variant, mask, nu, sigma, payoff_of(case, law)
-    )
-
-
-def reach_values(
-    tables: Tables | LawChunks, variant: Variant, level: tuple, pairs: object, sigma: int, law: Distribution
-) -> np.ndarray:
-    """(P, 2) [Σ_y p_y R(s, y + 1 − σ − g), Σ_y p_y (R(s, y − σ − g) − R(s, y + 1 − σ − g))]
-    for the pairs (s, g) of a level: the win and draw channels with each indicator replaced by R
-    (``tables``: the reach chunks) or by G (``LawChunks``: the best-average law)."""
-    masks, nus = level
-    support = np.flatnonzero(law.points > 1e-15)
-    chance, need = law.points[support], law.score + support - sigma
-    out = np.empty((len(pairs.rows), 2))
-    pair_masks = masks[pairs.rows]
-    unique = np.unique(pair_masks).tolist()
-    chunks = tables.reach(variant.name, [m for m in unique if m != FULL_MASK])
-    for m in unique:
-        at = np.flatnonzero(pair_masks == m)
-        needs = need[None, :] - pairs.points[at, None]
-        if m == FULL_MASK:
-            at_least, above = (needs <= 0) @ chance, (needs + 1 <= 0) @ chance
-        else:
-            state_nus = nus[pairs.rows[at]][:, None]
-            at_least, above = chunks[m].at(state_nus, needs) @ chance, chunks[m].at(state_nus, needs + 1) @ chance
-        out[at, 0], out[at, 1] = above, at_least - above
-    return out
-
-
-def reach_after(tables: Tables | LawChunks, case: Case, law: Distribution) -> After:
-    """B's channels: one exact turn, then R (or G) of each next state against the opponent's law."""
-    mask, nu, sigma = case.state
-    plan = goal_plan(case.variant, mask, nu, 1)
-    return _root_after(reach_values(tables, case.variant, plan.levels[1], plan.pairs[1], sigma, law), plan)
-
-
-def normal_values(tables: Tables, case: Case, level: tuple, pairs: object, payoff: np.ndarray) -> np.ndarray:
-    """(P, 2) the channels of a level's pairs under the normal law of the future points."""
-    name, sigma = case.variant.name, case.state[2]
-    tilde, spread = tables[name].tilde, tables.spread(name)
-    futures = [
-        normal_points(float(tilde[m, n]), float(spread[m, n]), max_future(case.variant, m, n))
-        for m, n in zip(*(a.tolist() for a in level), strict=True)
-    ]
-    table = np.zeros((len(futures), max(len(f) for f in futures)))
-    for b, future in enumerate(futures):
-        table[b, : len(future)] = future
-    finals = np.minimum(sigma + pairs.points[:, None] + np.arange(table.shape[1]), len(payoff) - 1)
-    return np.einsum("plk,pl->pk", payoff[finals], table[pairs.rows])
-
-
-def normal_last(tables: Tables, case: Case, law: Distribution) -> Callable[[tuple, object], np.ndarray]:
-    payoff = payoff_of(case, law)
-    return lambda level, pairs: normal_values(tables, case, level, pairs, payoff)
-
-
-def reach_last(tables: Tables | LawChunks, case: Case, law: Distribution) -> Callable[[tuple, object], np.ndarray]:
-    return lambda level, pairs: reach_values(tables, case.variant, level, pairs, case.state[2], law)
-
-
-def two_turn_after(case: Case, last_values: Callable[[tuple, object], np.ndarray]) -> After:
-    """Two exact turns: the pairs two turns on get ``last_values(level, pairs)``, then the DP."""
-    mask, nu, _ = case.state
-    plan = goal_plan(case.variant, mask, nu, 2)
-    values, first, last = last_values(plan.levels[2], plan.pairs[2]), plan.pairs[1], plan.pairs[2]
-    chunk = max(64, CHUNK_COLUMNS * 2 // values.shape[1])
-    values = np.concatenate(
-        [
-            _level_pairs(
-                values, last, plan.successors[1], first.rows[i : i + chunk], first.points[i : i + chunk], WEIGHTS
-            )
-            for i in range(0, len(first.rows), chunk)
-        ]
-    )
-    return _root_after(values, plan)
-
-
-def timed(function: Callable[[], object]) -> tuple[object, float]:
-    """The result of ``function`` and its time, goal plans cold (a decision at a new state)."""
-    goal_plan.cache_clear()
-    start = time.perf_counter()
-    result = function()
-    return result, time.perf_counter() - start
-
-
-class LawChunks:
-    """G(mask, ν, k) = P(X ≥ k), X the points still to come under the best-average play: the
-    "law" chunks (``loader.Tables.chunks_of``), behind the ``Tables.reach`` signature so that
-    ``reach_values`` reads them as it reads R."""
-
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-
-    def reach(self, variant: str, masks: list[int]) -> dict[int, Chunk]:
-        return self.tables.chunks_of(variant, {"law": masks})["law"]
-
-    def error(self, variant: Variant, memo: dict, masks: np.ndarray, nus: np.ndarray) -> float:
-        """The largest |G − P(X ≥ k) of the exact law| over these states (``memo``: exact laws)."""
-        worst = 0.0
-        for m, n in zip(masks.tolist(), canonical_nu(masks, nus).tolist(), strict=True):
-            points = memo[m, n].points
-            exact = np.cumsum(points[::-1])[::-1]
-            chunk = self.reach(variant.name, [m])[m]
-            worst = max(worst, float(np.abs(chunk.at(np.array([n]), np.arange(len(points))) - exact).max()))
-        return worst
-
-
-BLEND = 0.075
-"""λ of ``chance_after`` (fitted on the calibration half of this benchmark, seed 1)."""
-
-
-def chance_after(
-    reach: dict[int, Chunk],
-    laws: dict[int, Chunk],
-    variant: Variant,
-    mask: int,
-    nu: int,
-    sigma: int,
-    opponent: Distribution,
-    blend: float = BLEND,
-) -> dict[int, np.ndarray]:
-    """Per free category of (mask, ν) (one free at least), the (252, 2) channels [win, draw] after
-    scoring it with each roll, my points still to come from the next state s′ taken as
-    S(s′, k) = λ·R(s′, k) + (1 − λ)·G(s′, k) for "at least k" (R: the reach chunks, the most
-    P(X ≥ k); G: P(X ≥ k) under the best-average play): with y the opponent's final score,
-    win = Σ_y p_y S(s′, y + 1 − σ − gain), draw = Σ_y p_y (S(s′, y − σ − gain) − S(s′, y + 1 − σ − gain)).
-    ``reach``, ``laws``: the chunks of ``reach_table.chunks_for(mask)`` of each kind."""
-    scores = score_table(variant)
-    support = np.flatnonzero(opponent.points > 0)
-    chance, need = opponent.points[support], opponent.score + support - sigma  # y − σ
-    after = {}
-    for c in range(N_CATEGORIES):
-        if not mask >> c & 1:
-            _, nus, gain = successor(scores, np.array([mask]), np.array([nu]), np.full((1, 1), c))
-            following, needs = mask | 1 << c, need[None, :] - gain  # (252, Y)
-            at_least = blend * reach[following].at(nus, needs) + (1 - blend) * laws[following].at(nus, needs)
-            above = blend * reach[following].at(nus, needs + 1) + (1 - blend) * laws[following].at(nus, needs + 1)
-            win = above @ chance
-            after[c] = np.stack([win, at_least @ chance - win], axis=1)
-    return after
-
-
-def law_from_chunk(chunk: Chunk, variant: Variant, mask: int, nu: int, sigma: int) -> Distribution:
-    """The final-score law of a sheet (mask, ν, σ) under the best-average play, from its G chunk."""
-    at_least = chunk.at(np.array([nu]), np.arange(max_future(variant, mask, nu) + 2))
-    return Distribution(sigma, -np.diff(at_least), float("nan"))
-
-
-def law_candidates(
-    tables: Tables, laws: LawChunks, memo: dict, case: Case, blends: dict[str, float], timings: dict
-) -> None:
-    """G and H: the best-average law from the law chunks, for me and the opponent; timed (goal
-    plans cold, chunks decoded on first use). Keeps how far the chunks are from the exact laws."""
-    variant, name, (mask, nu, sigma) = case.variant, case.variant.name, case.state
-    om, on, osigma = case.opponent_state
-    if not blends:
-        error = max(laws.error(variant, memo, *goal_plan(variant, mask, nu, depth).levels[depth]) for depth in (1, 2))
-        case.exact["G error"] = max(error, laws.error(variant, memo, np.array([om]), np.array([on])))
-
-    def opponent() -> Distribution:
-        return law_from_chunk(laws.reach(name, [om])[om], variant, om, on, osigma)
-
-    def g1() -> After:
-        masks = chunks_for(mask)
-        return chance_after(tables.reach(name, masks), laws.reach(name, masks), variant, mask, nu, sigma, opponent(), 0)
-
-    def g2() -> After:
-        return two_turn_after(case, reach_last(laws, case, opponent()))
-
-    for label, function in () if blends else (("G1", g1), ("G2", g2)):
-        (after, _), seconds = timed(lambda f=function: (after := f(), option_table(after, case)))
-        timings.setdefault(label, []).append(seconds)
-        case.afters[label] = after
-    masks = chunks_for(mask)
-
-    def h1(weight: float) -> After:
-        return chance_after(
-            tables.reach(name, masks), laws.reach(name, masks), variant, mask, nu, sigma, opponent(), weight
-        )
-
-    for label, weight in blends.items():
-        (after, _), seconds = timed(lambda w=weight: (after := h1(w), option_table(after, case)))
-        timings.setdefault("H1", []).append(seconds)
-        case.afters[label] = after
-
-
-# ---------------------------------------------------------------- exact
-
-
-@dataclass
-class ExactTimes:
-    opponent: dict[int, list[float]] = field(default_factory=dict)
-    mine_law: dict[int, list[float]] = field(default_factory=dict)
-    win: dict[int, list[float]] = field(default_factory=dict)
-    reach: dict[int, list[float]] = field(default_factory=dict)
-
-    def add(self, kind: str, free: int, seconds: float) -> None:
-        getattr(self, kind).setdefault(free, []).append(seconds)
-
-
-def percentiles(law: Distribution) -> tuple[int, int]:
-    """My final score's median and 90th percentile (the least F with P(final ≤ F) ≥ ½, ≥ 0.9)."""
-    cdf = np.cumsum(law.points)
-    return tuple(law.score + int(np.searchsorted(cdf, q - 1e-12)) for q in (0.5, 0.9))
-
-
-OUTCOME_BATCH = 128
-"""States of a level solved at once by ``solve_outcome_batched`` (memory: some 150 MB per array)."""
-
-
-def solve_outcome_batched(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score: int, laws: dict) -> Outcome:
-    """``outcome.solve_outcome`` (the same arithmetic, the same ``laws`` kept) with each level's
-    states taken ``OUTCOME_BATCH`` at a time: at 8 free categories the whole-level arrays peak
-    at some 4 GB, too much beside other work on the machine."""
-    scores = score_table(variant)
-    levels = reachable_levels(mask, nu)
-    masks, nus = levels[-1]
-    values = np.zeros((len(masks), 2))
-    values[:, 0], values[:, -1] = 1.0, nus == BONUS_THRESHOLD
-    after, root = {}, None
-    for m, n, row in zip(masks.tolist(), nus.tolist(), values, strict=True):
-        laws[m, n] = Distribution(0, row[:1].copy(), float(row[-1]))
-    for j in range(len(levels) - 2, -1, -1):
-        masks, nus = levels[j]
-        width = max(max_future(variant, m, n) for m, n in zip(masks.tolist(), nus.tolist(), strict=True)) + 2
-        next_keys = key(*levels[j + 1])
-        if j == 0:
-            for c in range(N_CATEGORIES):
-                if not mask >> c & 1:
-                    rows, gain = successor_rows(scores, masks, nus, np.full((1, 1), c), next_keys)
-                    after[c] = shifted(values, rows, gain, width)[:, 0]
-        parts = []
-        for i in range(0, len(masks), OUTCOME_BATCH):
-            part_masks, part_nus = masks[i : i + OUTCOME_BATCH], nus[i : i + OUTCOME_BATCH]
-            policy = expected_policy(tilde, scores, part_masks, part_nus)
-            rows, gain = successor_rows(scores, part_masks, part_nus, policy.category, next_keys)
-            root = play_turn(shifted(values, rows, gain, width), policy)
-            parts.append(root.start)
-        values = np.concatenate(parts)
-        for m, n, row in zip(masks.tolist(), nus.tolist(), values, strict=True):
-            laws[m, n] = Distribution(0, row[: max_future(variant, m, n) + 1].copy(), float(row[-1]))
-    return Outcome(score, root, after)
-
-
-def solve_exact(tables: Tables, case: Case, memos: dict, times: ExactTimes) -> None:
-    """The exact values of every option: o= and t= at my median and 90th percentile."""
-    name, variant, (mask, nu, sigma) = case.variant.name, case.variant, case.state
-    tilde, memo = tables[name].tilde, memos[name]
-    om, on, osigma = case.opponent_state
-    opponent_key = (om, int(canonical_nu(np.array([om]), np.array([on]))[0]))
-    if opponent_key not in memo:
-        _, seconds = timed(lambda: solve_outcome_batched(tilde, variant, om, on, osigma, memo))
-        times.add("opponent", 12 - bin(om).count("1"), seconds)
-    case.exact["law"] = law = Distribution(osigma, memo[opponent_key].points, memo[opponent_key].bonus)
-    after, seconds = timed(lambda: solve_goal_after(variant, mask, nu, sigma, payoff_of(case, law), WEIGHTS))
-    times.add("win", case.free, seconds)
-    case.afters["exact"] = after
-    case.exact["o"] = option_table(after, case)
-    outcome, seconds = timed(lambda: solve_outcome_batched(tilde, variant, mask, nu, sigma, memo))
-    times.add("mine_law", case.free, seconds)
-    best = advise(Position(case.sheet, case.dice, case.roll, variant), tilde).options[0]
-    mine = outcome.final(option_vector(outcome, case.roll, case.dice, best.keep, best.category))
-    size = sigma + max_future(variant, mask, nu) + 1
-    for label, target in zip(("t50", "t90"), percentiles(mine), strict=True):
-        payoff, weights = reach_payoff(target, size)
-        after, seconds = timed(lambda p=payoff, w=weights: solve_goal_after(variant, mask, nu, sigma, p, w))
-        times.add("reach", case.free, seconds)
-        case.exact[label] = (target, option_table(after, case, weights))
-
-
-# ---------------------------------------------------------------- candidates
-
-
-def estimate_shipped(tables: Tables, case: Case, timings: dict[str, list[float]]) -> None:
-    """The shipped answers (o=, t= at the median and the 90th percentile), timed."""
-    query = f"{case.query}&o={format_sheet(case.opponent)}"
-    answer, seconds = timed(lambda: advise_query(query, tables))
-    timings.setdefault("shipped", []).append(seconds)
-    case.estimates["shipped"] = shipped_table(answer, "o")
-    beta = goal.calibration_shift(case.free, 12 - bin(case.opponent_state[0]).count("1"))
-    case.estimates["blend"] = {k: float(goal.shifted(np.array(v), -beta)) for k, v in case.estimates["shipped"].items()}
-    for label in ("t50", "t90"):
-        target, _ = case.exact[label]
-        answer, seconds = timed(lambda t=target: advise_query(f"{case.query}&t={t}", tables))
-        timings.setdefault("t=", []).append(seconds)
-        case.estimates[label] = shipped_table(answer, "t")
-
-
-def estimate(tables: Tables, case: Case, timings: dict[str, list[float]]) -> None:
-    """Every candidate's afters (channels after each category) and the shipped answers, timed."""
-    estimate_shipped(tables, case, timings)
-
-    def law_and(exact_free: int, after: Callable[[Distribution], After]) -> After:
-        return after(law_of(tables, case, exact_free))
-
-    def both(law: Distribution, first: Callable, second: Callable) -> After:
-        return blend(first(law), second(law), 0.25)
-
-    def normal(law: Distribution) -> After:
-        return normal_after(tables, case, law)
-
-    def reach(law: Distribution) -> After:
-        return reach_after(tables, case, law)
-
-    def normal2(law: Distribution) -> After:
-        return two_turn_after(case, normal_last(tables, case, law))
-
-    def reach2(law: Distribution) -> After:
-        return two_turn_after(case, reach_last(tables, case, law))
-
-    for label, exact_free, function in (
-        ("A", 4, normal),
-        ("B", 4, reach),
-        ("AB", 4, lambda law: both(law, reach, normal)),
-        ("A6", 6, normal),
-        ("B6", 6, reach),
-        ("AB6", 6, lambda law: both(law, reach, normal)),
-        ("D1", 4, normal2),
-        ("D2", 4, reach2),
-        ("D12", 4, lambda law: both(law, reach2, normal2)),
-        ("BD1", 4, lambda law: both(law, reach, normal2)),
-    ):
-        (result, _), seconds = timed(
-            lambda e=exact_free, f=function: (after := law_and(e, f), option_table(after, case))
-        )
-        timings.setdefault(label, []).append(seconds)
-        if label in ("A", "B", "A6", "B6", "D1", "D2"):
-            case.afters[label] = result
-    exact_law = case.exact["law"]
-    case.afters["A*"] = normal_after(tables, case, exact_law)
-    case.afters["B*"] = reach_after(tables, case, exact_law)
-
-
-# ---------------------------------------------------------------- figures
 
 
 @dataclass
@@ -789,7 +310,7 @@ def report(
             f"  (calibration half, {label} fitted: mean |e| {f.mean_abs:.3f}, max {f.max_abs:.3f}, "
             f"signed {f.signed:+.3f})"
         )
-    shipped_blend = getattr(goal, "BLEND", BLEND)
+    shipped_blend = SHIPPED_BLEND
     for label, first, second in (
         (f"H1 (chance_after) vs {lam_h:.3f}*B* + rest G1", lambda c: option_table(c.afters["H1"], c), lam_h),
         (f"shipped, shift off, vs {shipped_blend:.3f}*B* + rest G1", lambda c: c.estimates["blend"], shipped_blend),

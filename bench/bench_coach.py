@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import explain_query  # noqa: E402
 from yacht.chances.coach import explain  # noqa: E402
 from yacht.chances.coach_table import QUANTITIES, decode, file_name  # noqa: E402
-from yacht.core.advisor import advise  # noqa: E402
+from yacht.core.options import advise  # noqa: E402
 from yacht.core.position import Position, format_query  # noqa: E402
 from yacht.core.rules import VARIANTS, possible_scores  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402

@@ -4,7 +4,7 @@ first explanation fetches (the coach's ``.bonus`` and ``.points``).
 
     .venv/bin/python bench/bench_coach_page.py [--per-stage 4] [--seed 27] [--games 2]
 
-Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and starts, in a blank
+Serves ``public/`` (build it first: ``tools/build_site.py``) on 127.0.0.1 and starts, in a blank
 page of that origin, the site's ``worker.js`` (its "start", then its "explain" requests, timed in
 the page from the request to the answer, as the page waits for it). The first explanation loads
 the coach's files (timed apart: its time and the bytes served for it); then every position is
@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from bench_goal import field, random_sheet
 from bench_goal_page import print_stages
-from bench_page import PUBLIC, ROOT, _Handler, evaluate_in_blank_page
+from bench_page import PUBLIC, ROOT, PageHandler, evaluate_in_blank_page
 
 sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import explain_decision_query, explain_query, review_query
@@ -74,7 +74,7 @@ RUN = """async ({queries, decisions}) => {
 }"""
 
 
-class _CountingHandler(_Handler):
+class _CountingHandler(PageHandler):
     """The site, recording the bytes served per path (``served_bytes``)."""
 
     served_bytes: ClassVar[dict[str, int]] = {}
@@ -130,7 +130,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2, help="practice games whose decisions are explained (default 2)")
     args = parser.parse_args()
     if not (PUBLIC / "build.json").is_file():
-        parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
+        parser.error("public/ is not built: run `.venv/bin/python tools/build_site.py` (or `make site`) first")
     stages = positions(args.per_stage, args.seed)
     queries = [q for _, q in stages]
     tables = Tables(DEFAULT_TABLES)

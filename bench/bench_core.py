@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT))
 
 from yacht.core import dice, solver  # noqa: E402
-from yacht.core.advisor import advise  # noqa: E402
+from yacht.core.options import advise  # noqa: E402
 from yacht.core.position import Position  # noqa: E402
 from yacht.core.rules import VARIANTS, possible_scores, score_table  # noqa: E402
 from yacht.core.states import states_with_filled  # noqa: E402

@@ -20,15 +20,15 @@ the same seats), and their difference is measured with the games' noise taken ou
 After every round the results so far go to ``--out`` (NumPy ``.npz``: per variant and
 player ``<v>_<player>_result``, ``_first``, ``_predicted``, ``_observed``, ``_turn``, and
 ``_seconds``: CPU and wall seconds spent; ``_calibrated``: the predictions are the shown
-chances, ``goal.CALIBRATION`` applied; absent in runs before it), so a run that is stopped keeps what it
+chances, ``calibration.CALIBRATION`` applied; absent in runs before it), so a run that is stopped keeps what it
 played. ``--report FILE.npz ...`` prints the figures of saved runs without playing,
 the runs' games taken together (runs with different ``--seed`` are independent
 games; a file of the earlier format, ``<v>_result`` …, holds the ``normal`` player).
-Printed per variant and player (``yacht.cli.main.render_duel``, as ``python -m yacht
+Printed per variant and player (``yacht.cli.duel.render_duel``, as ``python -m yacht
 duel``): games, games per CPU second, the win rate with draws half and its 95 %
 interval for both seats, each seat and averaged over the seats, the calibration in
 ten bins and its drift by turn; then, where both players played the same games, the paired difference
-(``yacht.cli.main.render_paired``).
+(``yacht.cli.duel.render_paired``).
 """
 
 import argparse
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from yacht.chances.goal import EXACT_FREE  # noqa: E402
-from yacht.cli.main import render_duel, render_paired  # noqa: E402
+from yacht.cli.duel import render_duel, render_paired  # noqa: E402
 from yacht.core.rules import VARIANTS  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 from yacht.play.duel import DuelResult, Memo, duel  # noqa: E402
@@ -65,7 +65,7 @@ def _runs_of(saved: dict[str, np.ndarray], name: str, player: str) -> tuple[Duel
 
 
 def report(saved: list[dict[str, np.ndarray]], variants: list[str], exact_free: int) -> None:
-    """Print ``yacht.cli.main.render_duel`` for each variant and player over all the saved runs together,
+    """Print ``yacht.cli.duel.render_duel`` for each variant and player over all the saved runs together,
     and the paired difference where both players played the same games."""
     for name in variants:
         for player in PLAYERS:

@@ -11,7 +11,7 @@ the browser on a new profile (an empty cache, no service worker, no snapshot) an
   (``bench_phone.SNAPSHOT_SAVED``), the link opened again in the same browser (a second visit:
   Python starts from the snapshot, the files come from the service worker).
 
-The steps are the page's own marks (web/app/advisor.js marks ``yacht:<step>:<state>`` when the
+The steps are the page's own marks (web/page/requests/requests.js marks ``yacht:<step>:<state>`` when the
 worker's progress message arrives, and ``yacht:runtime-start`` with how Python started): the
 worker's first message (when its script has loaded and started), then the time each step took
 (``runtime``, ``numpy``, ``package``: one after the other; ``table``: fetched from the start,
@@ -43,7 +43,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, ROOT, STEPS, TIMEOUT_MS, _Handler
+from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, ROOT, STEPS, TIMEOUT_MS, PageHandler
 from bench_phone import SNAPSHOT_SAVED
 from bench_phone import serving as phone_serving
 from playwright.sync_api import sync_playwright
@@ -104,7 +104,7 @@ class PlaywrightDriver:
         self.browser.close()
 
 
-class _WatchedHandler(_Handler):
+class _WatchedHandler(PageHandler):
     """The site, its page with engine_webkit.ERROR_WATCH in the head (``served``, set per server)."""
 
     served: ClassVar[dict[str, tuple[bytes, str]]] = {}

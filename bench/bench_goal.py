@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query  # noqa: E402
 from yacht.chances.outcome import solve_outcome  # noqa: E402
 from yacht.chances.winning import approximate_goal, solve_goal, win_payoff  # noqa: E402
-from yacht.core.advisor import sheet_state  # noqa: E402
+from yacht.core.options import sheet_state  # noqa: E402
 from yacht.core.rules import OFFICIAL, possible_scores  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
 

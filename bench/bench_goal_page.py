@@ -3,7 +3,7 @@ beside CPython.
 
     .venv/bin/python bench/bench_goal_page.py [--per-stage 6] [--seed 9]
 
-Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and starts, in a
+Serves ``public/`` (build it first: ``tools/build_site.py``) on 127.0.0.1 and starts, in a
 blank page of that origin, a module worker (``/bench-goal-worker.js``, below) that loads
 Pyodide and NumPy from the site's trimmed runtime as ``worker.js`` does, installs the
 site's wheel, puts the official table, its spread table and the reach and law chunks the
@@ -25,7 +25,7 @@ import time
 from typing import ClassVar
 
 from bench_goal import field, random_sheet
-from bench_page import PUBLIC, ROOT, _Handler, evaluate_in_blank_page
+from bench_page import PUBLIC, ROOT, PageHandler, evaluate_in_blank_page
 
 sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query
@@ -106,9 +106,9 @@ RUN = """async ([queries, chunks]) => {
 }""".replace("WORKER", WORKER)
 
 
-class _GoalHandler(_Handler):
+class _GoalHandler(PageHandler):
     served: ClassVar[dict[str, tuple[bytes, str]]] = {
-        **_Handler.served,
+        **PageHandler.served,
         WORKER: (WORKER_SOURCE.encode(), "text/javascript"),
     }
 
@@ -160,7 +160,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     if not (PUBLIC / "build.json").is_file():
-        parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
+        parser.error("public/ is not built: run `.venv/bin/python tools/build_site.py` (or `make site`) first")
     tables = Tables(DEFAULT_TABLES)
     for goal, name in (("o", "One decision with an opponent (o=)"), ("t", "One decision with a score to reach (t=)")):
         stages = positions(args.per_stage, args.seed, goal)

@@ -2,17 +2,17 @@
 
     .venv/bin/python bench/bench_page.py [--runs 5] [--repeat 200] [--json FILE]
 
-Serves ``public/`` (build it first: ``web/build_site.py``) on 127.0.0.1 and measures, in one run:
+Serves ``public/`` (build it first: ``tools/build_site.py``) on 127.0.0.1 and measures, in one run:
 
-(a) a bare page (``bare.html``) that loads only Pyodide + NumPy in a module worker, as the
-    advisor does, until NumPy is imported: navigation start to its ``bare:numpy-ready`` mark,
-    cold cache (a new browser context);
+(a) a bare page (``bench/page/bare.html``, served beside the site) that loads only Pyodide +
+    NumPy in a module worker, as the advisor does, until NumPy is imported: navigation start to
+    its ``bare:numpy-ready`` mark, cold cache (a new browser context);
 (b) the advisor page opened on a link (a roll-1 position, so it shows ranked options):
     navigation start to the ``yacht:first-advice`` mark, cold cache;
 (c) the same again in the same context: warm HTTP cache (and V8's code cache that lives in it);
 (d) one roll-1 advice inside the worker (``advise`` action: ``yacht.api.advise_query`` and the
     conversion of its result), median of ``--repeat`` calls;
-(e) the bytes a cold load of (b) transfers (headers and bodies as ``web/serve.py`` sends them),
+(e) the bytes a cold load of (b) transfers (headers and bodies as ``tools/serve.py`` sends them),
     the table's share of them, and what gzip -9 would make of each file;
 (f) a second visit with the service worker: the page is loaded once (the worker registers
     after the first advice and precaches the site), then opened again, served from the
@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web"))
+sys.path.insert(0, str(ROOT / "tools"))
 from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
 
 PUBLIC = ROOT / "public"
@@ -65,9 +65,27 @@ STEPS = ("runtime", "numpy", "package", "table")
 BLANK = "/bench-blank.html"
 
 
-class _Handler(Handler):
-    """The site, and the benchmark's own files (``served``: path → (body, type)): a
-    same-origin page with no script of its own, for (d)."""
+BARE_PAGE = ROOT / "bench" / "page"
+"""The bare Pyodide + NumPy page of (a) (``bare.html``, ``bare-worker.js``): not published in
+``public/``; the benchmarks' handlers serve it at the site's root (``BarePage``)."""
+
+
+class BarePage:
+    """A ``serve.Handler`` mixin: the files of ``BARE_PAGE`` at the root of the site it serves,
+    beside the site's own files (it loads the site's ``pyodide/`` and ``runtime.js``). A site that
+    has its own (an older build published them) keeps it."""
+
+    def translate_path(self, path: str) -> str:
+        local = super().translate_path(path)
+        name = urlsplit(path).path.lstrip("/")
+        if "/" not in name and (BARE_PAGE / name).is_file() and not os.path.isfile(local):
+            return str(BARE_PAGE / name)
+        return local
+
+
+class PageHandler(BarePage, Handler):
+    """The site, the bare page (``BarePage``), and the benchmark's own files (``served``: path →
+    (body, type)): a same-origin page with no script of its own, for (d)."""
 
     served: ClassVar[dict[str, tuple[bytes, str]]] = {BLANK: (b"<!doctype html><title>bench</title>", "text/html")}
 
@@ -87,7 +105,7 @@ class _Handler(Handler):
         pass
 
 
-def evaluate_in_blank_page(handler: type[_Handler], script: str, arg: object) -> tuple[dict, str]:
+def evaluate_in_blank_page(handler: type[PageHandler], script: str, arg: object) -> tuple[dict, str]:
     """Serve ``public/`` with ``handler`` on 127.0.0.1, open the blank page of that origin in headless
     Chromium (service workers blocked) and return what ``script`` (a function of ``arg``) evaluates
     to there, and the browser's version."""
@@ -228,9 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if not (PUBLIC / "build.json").is_file():
-        parser.error("public/ is not built: run `.venv/bin/python web/build_site.py` (or `make site`) first")
+        parser.error("public/ is not built: run `.venv/bin/python tools/build_site.py` (or `make site`) first")
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(PUBLIC)))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(PageHandler, directory=str(PUBLIC)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_port}/"
     executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)

@@ -7,7 +7,7 @@ Headless Chromium as a phone (390 × 844, scale 3, touch, mobile) on an emulated
 ``Network.emulateNetworkConditions``). The condition is set on the page's target, which in
 Chromium also throttles its dedicated worker's requests (the worker target itself answers "Not
 supported"), and on every service worker target the page's session attaches to (``Throttle``).
-Both sites are served by ``web/serve.py``'s handler, which compresses as a static host does,
+Both sites are served by ``tools/serve.py``'s handler, which compresses as a static host does,
 offering gzip only (the goal is over gzip; Chromium accepts brotli from 127.0.0.1 too); what
 brotli would make of the compressed files is printed beside.
 
@@ -23,8 +23,8 @@ start: exported with ``git archive`` into a temporary directory, its tables and 
     ``yacht:first-advice`` mark on a roll-1 link;
 (c) second-visit first advice: the same context once the service worker controls the page (and,
     for this build, the warm start's snapshot is saved), the link opened again;
-(e) the bare page (``bare.html``: Pyodide + NumPy from the same runtime files, nothing of ours)
-    of this build, cold: navigation start to ``bare:numpy-ready``.
+(e) the bare page (``bench/page/bare.html``, served beside the site: Pyodide + NumPy from the
+    same runtime files, nothing of ours) of this build, cold: navigation start to ``bare:numpy-ready``.
 
 Medians of ``--runs`` runs; the runs alternate between the builds so both see the same machine.
 Goals: first visit ≤ 5.0 MB; b ≤ 0.65 × old b; c ≤ 0.5 × old c; b ≤ 1.10 × e.
@@ -55,14 +55,15 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, mark_time
+from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, BarePage, mark_time
 from cpu_quota import BUSY_REPEATS, BUSY_STEPS, CpuQuota, QuotaUnavailable, busy_loops
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
-sys.path.insert(0, str(ROOT / "web"))
-import build_site
+sys.path.insert(0, str(ROOT / "tools"))
 import serve
 from serve import Handler
+from site_build import runtime
+from site_build.common import PUBLIC
 
 OLD: str = "5b5e488"
 NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 9e6 / 8, "uploadThroughput": 1.5e6 / 8}
@@ -79,7 +80,7 @@ SNAPSHOT_SAVED = """async () => {
 }"""
 
 
-class _QuietHandler(Handler):
+class _QuietHandler(BarePage, Handler):
     encodings = ("gzip",)  # the goal is over gzip (Chromium would take brotli from 127.0.0.1)
 
     def log_message(self, format: str, *args: object) -> None:
@@ -104,10 +105,11 @@ def build_old(commit: str, folder: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     (folder / "node_modules").symlink_to(ROOT / "node_modules")
-    source = build_site.pyodide_dir(build_site.pinned_pyodide_version())
-    wheel, _ = build_site.numpy_wheel(json.loads((source / "pyodide-lock.json").read_text()))
+    source = runtime.pyodide_dir(runtime.pinned_pyodide_version())
+    wheel, _ = runtime.numpy_wheel(json.loads((source / "pyodide-lock.json").read_text()))
     env = dict(os.environ, PYTHONPATH=str(folder / "py"), YACHT_NUMPY_WHEEL=str(wheel))
-    for command in (["-m", "build_table"], ["web/build_site.py"]):
+    site = "tools/build_site.py" if (folder / "tools" / "build_site.py").is_file() else "web/build_site.py"
+    for command in (["-m", "build_table"], [site]):  # the build's place at that commit
         subprocess.run([sys.executable, *command], cwd=folder, env=env, check=True, capture_output=True)
     return folder / "public"
 
@@ -288,7 +290,7 @@ def compare(pw: Playwright, executable: str | None, new_base: str, args: argpars
                 print(f"run {run + 1}/{args.runs}: {figures}", file=sys.stderr)
             runs["version"] = browser.version
             browser.close()
-        for build, folder in (("new", build_site.PUBLIC), ("old", old_public)):
+        for build, folder in (("new", PUBLIC), ("old", old_public)):
             first = runs[build][0]
             first["brotli_saved"] = brotli_saving(folder, by_file(first["page_bytes"] + first["sw_bytes"]))
     return runs
@@ -415,11 +417,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-only", action="store_true", help="only the CPU section (no build of --old)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    if not (build_site.PUBLIC / build_site.RUNTIME_MODULE).is_file():
+    if not (PUBLIC / runtime.RUNTIME_MODULE).is_file():
         parser.error("public/ is not built: run `make site` first")
     executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
     figures: dict = {}
-    with serving(build_site.PUBLIC) as new_base, sync_playwright() as pw:
+    with serving(PUBLIC) as new_base, sync_playwright() as pw:
         runs = None if args.cpu_only else compare(pw, executable, new_base, args)
         cpu = cpu_section(pw, executable or pw.chromium.executable_path, new_base, args, runs and runs["new"])
     if runs is not None:

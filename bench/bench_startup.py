@@ -3,14 +3,15 @@
     .venv/bin/python bench/bench_startup.py [--pairs 30] [--against DIR] [--seed 1]
 
 Serves ``public/`` (and, with ``--against``, another build's ``public/`` on a second port) and
-loads, in a shuffled order within each round, the bare page (``bare.html``: Pyodide + NumPy,
-``bare:numpy-ready``) and the advisor page on ``bench_page.LINK`` (``yacht:first-advice``) of
-each site, each load in a new browser context (a cold HTTP cache, service workers blocked), as
-``bench/bench_page.py`` measures (a) and (b). Each site's ratio is against its own bare page,
-and the two sites' runtime files are the same, so a round compares them on the same machine
-state. Prints per site: the medians, b/a (ratio of the medians) with a 95 % bootstrap interval
-(pairs resampled), and the run-by-run ratios' median; with ``--against``, the difference of
-the two sites' (b) medians with its interval. Goal: b/a ≤ 1.10.
+loads, in a shuffled order within each round, the bare page (``bench/page/bare.html``, served
+beside the site: Pyodide + NumPy, ``bare:numpy-ready``) and the advisor page on
+``bench_page.LINK`` (``yacht:first-advice``) of each site, each load in a new browser context (a
+cold HTTP cache, service workers blocked), as ``bench/bench_page.py`` measures (a) and (b). Each
+site's ratio is against its own bare page, and the two sites' runtime files are the same, so a
+round compares them on the same machine state. Prints per site: the medians, b/a (ratio of the
+medians) with a 95 % bootstrap interval (pairs resampled), and the run-by-run ratios' median;
+with ``--against``, the difference of the two sites' (b) medians with its interval. Goal: b/a ≤
+1.10.
 """
 
 import argparse
@@ -22,7 +23,7 @@ import sys
 import threading
 from pathlib import Path
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, _Handler, bare_load, mark_time, new_context
+from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, PageHandler, bare_load, mark_time, new_context
 from playwright.sync_api import Browser, sync_playwright
 
 BOOTSTRAP = 2000
@@ -40,7 +41,7 @@ def advice_load(browser: Browser, base: str) -> float:
 
 
 def serve(directory: Path) -> http.server.ThreadingHTTPServer:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(directory)))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(PageHandler, directory=str(directory)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 

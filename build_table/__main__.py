@@ -1,4 +1,4 @@
-"""python -m build_table [--variant official|strict] [--only table|spread|reach|law|coach ...] [--out DIR] [--force]
+"""python -m build_table [--variant official|strict] [--only KIND ...] [--out DIR] [--force]
 
 Solves the game exactly (float64) for each variant and writes
 ``DIR/yacht-<variant>.table`` (format: ``yacht.core.table``), then the standard
@@ -8,9 +8,11 @@ reaching each score, ``DIR/yacht-<variant>.reach/``, and the law of the future
 points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format:
 ``yacht.chances.reach_table``), and the coach's files, the chance of the upper bonus
 ``DIR/yacht-<variant>.bonus`` and each category's expected points ``DIR/yacht-<variant>.points``
-(``build_table.coach``; format: ``yacht.chances.coach_table``). ``--only`` writes only the kinds named (the Ẽ table is
-solved whatever is asked, since the others build on it). The output is
-byte-identical from run to run.
+(``build_table.coach``; format: ``yacht.chances.coach_table``). The kinds, their files and
+their builders (``build_table.kinds``) are the registry ``yacht.core.table_kinds``.
+``--only`` writes only the kinds named (the Ẽ table is solved whatever is asked, since the
+others build on it). The output is byte-identical from run to run. Last, when every kind of
+every variant is built and up to date, it touches ``DIR/.built`` (the Makefile's target).
 
 Each kind of each variant has a stamp beside it, ``<its file or folder>.stamp``: the
 SHA-256 of the sources it is built from (``sources``). A kind whose output and stamp
@@ -27,34 +29,21 @@ import sys
 import time
 from pathlib import Path
 
-try:
-    import resource
-except ImportError:  # Windows: this process's CPU only
-    resource = None
-
 import numpy as np
-from yacht.chances.coach_table import QUANTITIES as COACH_QUANTITIES
-from yacht.chances.coach_table import file_name as coach_file_name
-from yacht.chances.reach_table import QUANTITIES, chunk_name, encode_chunk, folder_name
+from yacht.core import table_kinds
 from yacht.core.categories import FULL_MASK
 from yacht.core.rules import VARIANTS
-from yacht.core.table import decode, encode, encode_spread, file_name, spread_file_name
+from yacht.core.table import encode
+from yacht.core.table_kinds import chunk_name
 
-from build_table.coach import solve_coach, write_coach
-from build_table.solve import fork_map, keep_freed_memory, solve, solve_law, solve_reach, solve_spread
+from build_table import kinds as builders
+from build_table.kinds import seconds, timed
+from build_table.solve import keep_freed_memory, solve
 
-KINDS = ("table", "spread", *QUANTITIES, "coach")
-"""What ``--only`` can name: the Ẽ table, the spread table, the reach and law chunks, the coach's files."""
+KINDS = tuple(table_kinds.KINDS)
+"""What ``--only`` can name: every kind of the registry, in the order they are built."""
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "public" / "tables"
-ENTRY_MODULES = {
-    "table": ("yacht.core.solver", "yacht.core.table"),
-    "spread": ("yacht.core.solver", "yacht.core.table", "yacht.chances.spread"),
-    "reach": ("yacht.chances.reach", "yacht.chances.reach_table"),
-    "law": ("yacht.core.solver", "yacht.core.table", "yacht.chances.reach", "yacht.chances.reach_table"),
-    "coach": ("yacht.core.solver", "yacht.core.table", "yacht.chances.coach", "yacht.chances.coach_table"),
-}
-"""The ``yacht`` modules each kind is computed and written with (their imports are followed)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     keep_freed_memory()
     for name in args.variant or sorted(VARIANTS):
         build_variant(args.out, name, [k for k in KINDS if k in (args.only or KINDS)], args.force)
+    if all(up_to_date(args.out, name, kind) for name in VARIANTS for kind in KINDS):
+        (args.out / ".built").touch()
     return 0
 
 
@@ -89,85 +80,16 @@ def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
             stale.append(kind)
     if not stale:
         return
-    solved, tilde = timed(solve, VARIANTS[name])
+    solved_tilde, tilde = timed(solve, VARIANTS[name])
     data = encode(name, tilde)
     for kind in stale:
         stamp = stamp_path(out, name, kind)
         stamp.unlink(missing_ok=True)  # no stamp for a half-written output
-        if kind == "table":
-            written, path = timed(write_bytes, out / file_name(name), data)
-            figure = f"E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
-        elif kind == "coach":
-            solved, coach = timed(solve_coach, VARIANTS[name], decode(data).tilde)  # the shipped play
-            written, figure = timed(write_coach, out, name, coach)
-        elif kind == "spread":
-            solved, sd = timed(solve_spread, VARIANTS[name], tilde)
-            spread = encode_spread(name, sd)
-            written, path = timed(write_bytes, out / spread_file_name(name), spread)
-            figure = f"sd(empty sheet) = {sd[0, 0]:.6f}, wrote {path} ({len(spread):,} bytes)"
-        else:
-            variant = VARIANTS[name]
-            if kind == "reach":
-                solved, values = timed(solve_reach, variant)
-            else:  # the advisor's play as shipped: on the table file as the advisor reads it back
-                solved, values = timed(solve_law, variant, decode(data).tilde)
-            written, sizes = timed(write_chunks, out / folder_name(name, kind), name, kind, values)
-            figure = (
-                f"P(150 or more from the empty sheet) = {values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks to "
-                f"{out / folder_name(name, kind)} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
-            )
+        built, written, figure = getattr(builders, table_kinds.KINDS[kind].builder)(out, kind, name, tilde, data)
+        solved = solved_tilde if built is None else built  # the Ẽ table's: the solve above
         stamp.write_text(stamp_text(name, kind))
         print(f"{name}: {kind} solved in {seconds(solved)}, written in {seconds(written)}, {figure}", flush=True)
     print(f"{name}: {', '.join(stale)} built in {time.perf_counter() - start:.2f} s", flush=True)
-
-
-def timed(function, *args):
-    """((wall seconds, CPU seconds), ``function(*args)``): CPU of this process and of the
-    worker processes it waited for (every solve's and writer's pool is closed when it returns)."""
-    start, cpu = time.perf_counter(), cpu_seconds()
-    result = function(*args)
-    return (time.perf_counter() - start, cpu_seconds() - cpu), result
-
-
-def cpu_seconds() -> float:
-    """User and system CPU seconds of this process and of its children that have ended."""
-    if resource is None:
-        return time.process_time()
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def seconds(timing: tuple[float, float]) -> str:
-    """``timed``'s figures as printed: "12.34 s (24.1 s of CPU)"."""
-    return f"{timing[0]:.2f} s ({timing[1]:.1f} s of CPU)"
-
-
-def write_bytes(path: Path, data: bytes) -> Path:
-    path.write_bytes(data)
-    return path
-
-
-_VALUES: dict = {}  # the chunks' values, for the forked writers
-
-
-def _write_masks(folder: Path, name: str, quantity: str, first: int, stop: int) -> list[int]:
-    """Write the chunks of masks ``first`` … ``stop`` − 1; their sizes."""
-    values = _VALUES["values"]
-    return [
-        (folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity)) for m in range(first, stop)
-    ]
-
-
-def write_chunks(folder: Path, name: str, quantity: str, values: np.ndarray) -> list[int]:
-    """Write the 4,095 chunks of ``quantity`` of variant ``name`` from ``values`` (4096, 64, width),
-    encoded by two forked workers; the size of each chunk, by mask."""
-    folder.mkdir(exist_ok=True)
-    _VALUES["values"] = values
-    try:
-        parts = [(folder, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]
-        return [size for sizes in fork_map(_write_masks, parts) for size in sizes]
-    finally:
-        _VALUES.clear()
 
 
 def stamp_path(out: Path, name: str, kind: str) -> Path:
@@ -175,18 +97,16 @@ def stamp_path(out: Path, name: str, kind: str) -> Path:
 
 
 def output_name(name: str, kind: str) -> str:
-    """The file (table, spread) or folder (reach, law) of ``kind`` of variant ``name``."""
-    if kind == "coach":
-        return coach_file_name(name, "bonus")
-    return {"table": file_name, "spread": spread_file_name}.get(kind, lambda n: folder_name(n, kind))(name)
+    """The file (a chunked kind's folder; of a kind of several files, the first's) of ``kind`` of
+    variant ``name``: its stamp is beside it."""
+    return table_kinds.file_name(kind, name, next(iter(table_kinds.KINDS[kind].files)))
 
 
 def made_targets(out: Path, name: str, kind: str) -> list[Path]:
     """The files of an up-to-date kind that make compares with its sources."""
-    path = out / output_name(name, kind)
-    if kind == "coach":
-        return [out / coach_file_name(name, q) for q in COACH_QUANTITIES]
-    return [path / chunk_name(FULL_MASK - 1)] if kind in QUANTITIES else [path]
+    if table_kinds.KINDS[kind].chunked:
+        return [out / output_name(name, kind) / chunk_name(FULL_MASK - 1)]
+    return [out / table_kinds.file_name(kind, name, part) for part in table_kinds.KINDS[kind].files]
 
 
 def up_to_date(out: Path, name: str, kind: str) -> bool:
@@ -194,7 +114,7 @@ def up_to_date(out: Path, name: str, kind: str) -> bool:
     stamp, path = stamp_path(out, name, kind), out / output_name(name, kind)
     if not stamp.is_file() or stamp.read_text() != stamp_text(name, kind):
         return False
-    if kind in QUANTITIES:
+    if table_kinds.KINDS[kind].chunked:
         return all((path / chunk_name(m)).is_file() for m in range(FULL_MASK))
     return all(p.is_file() for p in made_targets(out, name, kind))
 
@@ -210,9 +130,9 @@ def stamp_text(name: str, kind: str) -> str:
 
 def sources(kind: str) -> list[Path]:
     """The files ``kind`` is built from: every ``build_table`` module, the ``yacht`` modules of
-    ``ENTRY_MODULES[kind]``, all they import (relative imports: ``from .x import``, ``from ..core.x
+    its registry entry's ``modules``, all they import (relative imports: ``from .x import``, ``from ..core.x
     import``, in functions too) and the ``__init__.py`` of each package above them, sorted."""
-    found, todo = set(), list(ENTRY_MODULES[kind])
+    found, todo = set(), list(table_kinds.KINDS[kind].modules)
     while todo:
         module = todo.pop()
         if module in found:

@@ -10,7 +10,7 @@ from yacht.chances.coach import coach_chunk, empty_coach
 from yacht.chances.coach_table import QUANTITIES, encode, file_name
 from yacht.core.rules import Variant, score_table
 
-from build_table.solve import _shared, can_fork, run_levels
+from build_table.solve import can_fork, run_levels, shared_zeros
 
 
 def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
@@ -18,7 +18,7 @@ def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.
     reachable state under the advisor's play on ``tilde``; 0 where unreachable."""
     scores = score_table(variant)
     start = empty_coach()
-    coach = _shared(start.shape, workers > 1 and can_fork())
+    coach = shared_zeros(start.shape, workers > 1 and can_fork())
     coach[...] = start
     run_levels(lambda n_filled, start: coach_chunk(tilde, scores, coach, n_filled, start), workers)
     return np.array(coach)

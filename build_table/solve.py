@@ -14,17 +14,8 @@ from contextlib import nullcontext
 from typing import Final
 
 import numpy as np
-from yacht.chances.reach import (
-    LAW_PAD,
-    canonical_states,
-    empty_law,
-    empty_reach,
-    law_shape,
-    mask_size,
-    reach_shape,
-    solve_law_states,
-    solve_mask,
-)
+from yacht.chances.law import LAW_PAD, empty_law, law_shape, solve_law_states
+from yacht.chances.reach import canonical_states, empty_reach, mask_size, reach_shape, solve_mask
 from yacht.chances.spread import empty_moments, moments_chunk, standard_deviation
 from yacht.core.categories import N_CATEGORIES
 from yacht.core.rules import Variant, score_table
@@ -61,7 +52,7 @@ def _solve_task(task: tuple[int, int]) -> None:
     _SOLVE["chunk"](*task)
 
 
-def _shared(shape: tuple[int, ...], parallel: bool) -> np.ndarray:
+def shared_zeros(shape: tuple[int, ...], parallel: bool) -> np.ndarray:
     """A float64 array of zeros in shared memory (forked workers write into it) or in this
     process. Either way its pages are mapped on first use: the R and law arrays (0.7–0.9 GB)
     are never written whole, and copying them in and out cost seconds of page faults."""
@@ -141,7 +132,7 @@ def solve(
     ``progress(n_filled, n_states)`` is called after each level, if given.
     """
     scores = score_table(variant)
-    tilde = _shared((N_MASKS, N_NU), workers > 1 and can_fork())
+    tilde = shared_zeros((N_MASKS, N_NU), workers > 1 and can_fork())
     tilde[:] = empty_table()
     run_levels(lambda n_filled, start: solve_chunk(tilde, scores, n_filled, start), workers, progress)
     return tilde.copy()
@@ -151,7 +142,7 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
     """R(mask, ν, k) for every canonical reachable state: ``yacht.chances.reach.empty_reach``'s
     (4096, 64, width) float64 (in shared memory when solved by forked workers), a level's
     masks spread over ``workers`` forked processes, the largest first (``mask_size``)."""
-    reach = empty_reach(variant, _shared(reach_shape(variant), workers > 1 and can_fork()))
+    reach = empty_reach(variant, shared_zeros(reach_shape(variant), workers > 1 and can_fork()))
 
     def masks(n_filled: int) -> list[tuple[int, int]]:
         level = np.flatnonzero(POPCOUNT == n_filled).tolist()
@@ -163,10 +154,10 @@ def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
 
 def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
-    (``yacht.chances.reach.solve_law_states``), in ``solve_reach``'s layout (a view of the work array
+    (``yacht.chances.law.solve_law_states``), in ``solve_reach``'s layout (a view of the work array
     without its ``LAW_PAD`` columns): a level's canonical states in batches of ``LAW_BATCH``
     spread over ``workers`` forked processes."""
-    law = empty_law(variant, _shared(law_shape(variant), workers > 1 and can_fork()))
+    law = empty_law(variant, shared_zeros(law_shape(variant), workers > 1 and can_fork()))
     levels = {}
     for n_filled in range(N_CATEGORIES):
         masks = np.flatnonzero(POPCOUNT == n_filled)
@@ -189,6 +180,6 @@ def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np
     """(4096, 64) the standard deviation of the future points of every state under the
     advisor's play on ``tilde`` (``yacht.chances.spread``); NaN where unreachable."""
     scores = score_table(variant)
-    moments = _shared(empty_moments().shape, workers > 1 and can_fork())
+    moments = shared_zeros(empty_moments().shape, workers > 1 and can_fork())
     run_levels(lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers)
     return np.where(np.isnan(tilde), np.nan, standard_deviation(moments))

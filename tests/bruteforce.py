@@ -46,7 +46,7 @@ def sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def expected_play_distribution(sheet, variant, tilde, roll=0, dice=None) -> dict[int, float]:
     """P(final score) following the advisor's first-ranked option at every decision."""
-    from yacht.core.advisor import advise
+    from yacht.core.options import advise
     from yacht.core.position import Position
 
     @cache
@@ -95,11 +95,12 @@ def goal_value(sheet, variant, payoff, roll=0, dice=None) -> float:
 def coach_options(sheet, variant, tilde, roll, dice):
     """``option(keep=None, category=None)``: what one option of the position (``sheet``, ``roll``,
     ``dice``) plays for, by plain recursion following the advisor's first option at every later
-    decision (``advise(...).options[0]``): (aims {category: (p, mean points)} of this turn,
+    decision (``advise(...).options[0]``): (aims {category: (p, mean points, P(scratching it: ending
+    there with 0 points))} of this turn,
     P(upper bonus by the end), {free category: its expected points by the end}). The option keeps
     ``keep`` (fewer than five dice: the rest are thrown) or scores ``category`` now. The options
     of one position share the recursion's memo."""
-    from yacht.core.advisor import advise
+    from yacht.core.options import advise
     from yacht.core.position import Position
 
     def final(sheet) -> np.ndarray:
@@ -118,11 +119,13 @@ def coach_options(sheet, variant, tilde, roll, dice):
         return sum(p * at_turn(sheet, roll + 1, tuple(sorted(best.keep + t))) for t, p in throws(5 - len(best.keep)))
 
     @cache
-    def aims(sheet, roll, dice) -> dict[int, tuple[float, float]]:
-        """{category: (P(this turn ends in it), P · its points)} from here, the advisor playing."""
+    def aims(sheet, roll, dice) -> dict[int, tuple[float, float, float]]:
+        """{category: (P(this turn ends in it), P · its points, P(it ends there with 0))} from here,
+        the advisor playing."""
         best = advise(Position(sheet, dice, roll, variant), tilde).options[0]
         if best.keep is None or len(best.keep) == 5:
-            return {best.category: (1.0, float(score(sheet, dice, best.category, variant)[best.category]))}
+            points = float(score(sheet, dice, best.category, variant)[best.category])
+            return {best.category: (1.0, points, float(points == 0))}
         return mix_aims((aims(sheet, roll + 1, tuple(sorted(best.keep + t))), p) for t, p in throws(5 - len(best.keep)))
 
     sheet, dice = tuple(sheet), tuple(sorted(dice))
@@ -131,14 +134,15 @@ def coach_options(sheet, variant, tilde, roll, dice):
     def option(keep=None, category=None):
         if category is not None:
             after = score(sheet, dice, category, variant)
-            turn, rest = {category: (1.0, float(after[category]))}, at_turn(after, 0, None)
+            points = float(after[category])
+            turn, rest = {category: (1.0, points, float(points == 0))}, at_turn(after, 0, None)
         else:
             keep = tuple(sorted(keep))
             parts = [(tuple(sorted(keep + t)), p) for t, p in throws(5 - len(keep))]
             turn = mix_aims((aims(sheet, roll + 1, d), p) for d, p in parts)
             rest = sum(p * at_turn(sheet, roll + 1, d) for d, p in parts)
         return (
-            {c: (p, weighted / p) for c, (p, weighted) in turn.items() if p > 0},
+            {c: (p, weighted / p, scratch) for c, (p, weighted, scratch) in turn.items() if p > 0},
             float(rest[0]),
             {c: float(rest[1 + c]) for c in free},
         )
@@ -146,10 +150,11 @@ def coach_options(sheet, variant, tilde, roll, dice):
     return option
 
 
-def mix_aims(parts) -> dict[int, tuple[float, float]]:
-    out: dict[int, tuple[float, float]] = {}
+def mix_aims(parts) -> dict[int, tuple[float, ...]]:
+    """The aims of a mix of positions (``parts``: (aims, probability)): each channel weighted."""
+    out: dict[int, tuple[float, ...]] = {}
     for aims, p in parts:
-        for c, (q, weighted) in aims.items():
-            old = out.get(c, (0.0, 0.0))
-            out[c] = (old[0] + p * q, old[1] + p * weighted)
+        for c, values in aims.items():
+            old = out.get(c, (0.0,) * len(values))
+            out[c] = tuple(o + p * v for o, v in zip(old, values, strict=True))
     return out

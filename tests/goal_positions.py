@@ -5,8 +5,8 @@ page against (``tests/browser/test_core_order.py``) and check in CPython (``test
 
 import numpy as np
 from strategies import play_game
-from yacht.core.advisor import advise
 from yacht.core.categories import N_CATEGORIES
+from yacht.core.options import advise
 from yacht.core.position import Position, format_query
 from yacht.core.rules import VARIANTS
 from yacht.play.game import replay

@@ -1,8 +1,8 @@
 """Hypothesis strategies for sheets, dice and positions, and games played for the tests (one place for all)."""
 
 from hypothesis import strategies as st
-from yacht.core.advisor import advise
 from yacht.core.categories import N_CATEGORIES
+from yacht.core.options import advise
 from yacht.core.position import Position
 from yacht.core.rules import VARIANTS, possible_scores
 from yacht.play.practice import Practice
@@ -38,7 +38,7 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
     With ``mistake_at`` = k, the k-th decision (0-based) takes the worst
     option instead.
     """
-    from yacht.core.advisor import advise
+    from yacht.core.options import advise
     from yacht.core.position import Position
     from yacht.core.rules import score_table
     from yacht.play.game import Game, Turn

@@ -1,4 +1,4 @@
-"""The win chance's calibration beyond the exact range (``goal.CALIBRATION``): the shift's
+"""The win chance's calibration beyond the exact range (``calibration.CALIBRATION``): the shift's
 arithmetic, where the advice applies it, and that the duel's prediction is the chance shown."""
 
 from dataclasses import replace
@@ -10,18 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_reach import random_sheet
 from yacht.api import advise_query
-from yacht.chances.goal import (
-    CALIBRATED,
-    CALIBRATION,
-    EXACT_FREE,
-    calibrated_channels,
-    calibration_shift,
-    goal_advice,
-    shifted,
-    solve_turn,
-)
-from yacht.core.advisor import advise, sheet_state
+from yacht.chances.calibration import CALIBRATED, CALIBRATION, calibrated_channels, calibration_shift, shifted
+from yacht.chances.goal import EXACT_FREE, goal_advice, solve_turn
 from yacht.core.categories import N_CATEGORIES
+from yacht.core.options import advise, sheet_state
 from yacht.core.position import Position, format_query, parse_query
 from yacht.core.rules import OFFICIAL, STRICT
 from yacht.loader import DEFAULT_TABLES, Tables

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from conftest import ROOT
 from reference_goal import dense_solve_goal, looped_approximate_goal
-from yacht.chances.goal import opponent_law
+from yacht.chances.opponent import opponent_law
 from yacht.chances.outcome import max_future
 from yacht.chances.simulate import play_turns, roll_dice
 from yacht.chances.winning import win_payoff
-from yacht.core.advisor import sheet_state
 from yacht.core.dice import KEEP_COUNTS, ROLL_COUNTS, ROLL_PROBABILITY, keep_index
+from yacht.core.options import sheet_state
 from yacht.core.policy import SUBKEEP_ORDER, expected_policy, first_best_keep
 from yacht.core.rules import OFFICIAL, STRICT, possible_scores, score_table
 from yacht.play.duel import calibration, drift, duel, win_aware_policy, win_rate

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import play_game, variants
 from yacht.api import game_query, review_query
-from yacht.core.advisor import advise
+from yacht.core.options import advise
 from yacht.core.rules import OFFICIAL, STRICT
 from yacht.play.game import Game, GameError, Turn, format_game, parse_game, replay
 from yacht.play.review import review

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import dice, sheets, variants
 from yacht.api import advise_query, distribution_query
-from yacht.chances.goal import goal_distribution, opponent_law
+from yacht.chances.goal import goal_distribution
+from yacht.chances.opponent import opponent_law
 from yacht.chances.outcome import max_future
 from yacht.chances.winning import reach_payoff, solve_goal, win_payoff
-from yacht.core.advisor import advise, sheet_state
+from yacht.core.options import advise, sheet_state
 from yacht.core.position import Position, PositionError, format_query, parse_query
 from yacht.core.rules import OFFICIAL
 from yacht.core.table import SCALE

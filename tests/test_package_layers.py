@@ -115,20 +115,20 @@ def test_every_folder_is_a_layer_that_says_what_it_holds_and_may_import():
 
 
 def test_the_check_names_an_upward_import_with_its_file_and_line():
-    advisor = PACKAGE / "core" / "advisor.py"
+    options = PACKAGE / "core" / "options.py"
     source = "import numpy as np\n\n\ndef f():\n    from ..chances.goal import goal_advice\n    return goal_advice\n"
-    (found,) = violations(advisor, source)
+    (found,) = violations(options, source)
     assert str(found) == (
-        "py/yacht/core/advisor.py:5: from ..chances.goal import goal_advice"
+        "py/yacht/core/options.py:5: from ..chances.goal import goal_advice"
         "  # core imports yacht.chances.goal, of the later layer chances"
     )
-    assert [v.message for v in violations(advisor, "from yacht.api import advise_query\n")] == [
+    assert [v.message for v in violations(options, "from yacht.api import advise_query\n")] == [
         "core imports yacht.api, of the later layer edges"
     ]
-    assert [v.message for v in violations(advisor, "import yacht.cli.main\n")] == [
+    assert [v.message for v in violations(options, "import yacht.cli.main\n")] == [
         "core imports yacht.cli.main, of the later layer cli"
     ]
-    assert [v.message for v in violations(advisor, "from .. import play\n")] == [
+    assert [v.message for v in violations(options, "from .. import play\n")] == [
         "core imports yacht.play, of the later layer play"
     ]
     assert violations(PACKAGE / "play" / "review.py", "from ..chances.goal import APPROXIMATION\n") == []
@@ -136,3 +136,78 @@ def test_the_check_names_an_upward_import_with_its_file_and_line():
     assert [v.message for v in violations(PACKAGE / "api.py", "from .cli.main import main\n")] == [
         "edges imports yacht.cli.main, of the later layer cli"
     ]
+
+
+NAMED_TUPLE_API = frozenset({"_replace", "_make", "_asdict", "_fields", "_field_defaults"})
+"""Public methods of a ``NamedTuple`` whose names start with an underscore (so as not to clash with fields)."""
+
+
+def is_private(name: str) -> bool:
+    """``_x`` is private to its module; ``__x__`` (dunder) is not."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_uses(path: Path, source: str | None = None) -> list[Violation]:
+    """Every place where the module at ``path`` (its text: ``source``, else the file's) takes a
+    private name of another module: ``from x import _y`` (relative or absolute, any module), or
+    ``x._y`` where ``x`` is a name the module imported (a module, or a class or function of one)."""
+    where = path.relative_to(ROOT).as_posix()
+    source = path.read_text() if source is None else source
+    tree = ast.parse(source, where)
+    imported, found = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if is_private(alias.name):
+                    statement = ast.get_source_segment(source, node) or ""
+                    found.append(Violation(f"{where}:{node.lineno}", statement, f"imports the private {alias.name}"))
+                else:
+                    imported.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in imported
+            and is_private(node.attr)
+            and node.attr not in NAMED_TUPLE_API
+        ):
+            statement = ast.get_source_segment(source, node) or ""
+            found.append(
+                Violation(f"{where}:{node.lineno}", statement, f"uses the private {node.attr} of {node.value.id}")
+            )
+    return found
+
+
+def python_sources() -> list[Path]:
+    """Every Python file under ``py/`` (the package and anything beside it)."""
+    return sorted(p for p in (ROOT / "py").rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_no_module_imports_or_uses_a_private_name_of_another():
+    modules = python_sources()
+    assert len(modules) > 30
+    found = [str(v) for path in modules for v in private_uses(path)]
+    assert not found, "private names taken from another module (make them public under a good name):\n" + "\n".join(
+        found
+    )
+
+
+def test_the_private_check_names_an_import_and_an_attribute_of_another_module_with_its_line():
+    api = PACKAGE / "api.py"
+    (found,) = private_uses(api, "def f(sheet):\n    from .chances.goal import _free, goal_advice\n    return _free\n")
+    assert str(found) == "py/yacht/api.py:2: from .chances.goal import _free, goal_advice  # imports the private _free"
+    assert [v.message for v in private_uses(api, "import argparse\n\nx: argparse._SubParsersAction\n")] == [
+        "uses the private _SubParsersAction of argparse"
+    ]
+    assert [v.message for v in private_uses(api, "from .chances import goal\n\ny = goal._free(())\n")] == [
+        "uses the private _free of goal"
+    ]
+    assert [v.message for v in private_uses(api, "from yacht.core.solver import _HALVES as halves\n")] == [
+        "imports the private _HALVES"
+    ]
+    own = "def _helper():\n    return 1\n\n\nclass A:\n    def f(self):\n        return self._g() + _helper()\n"
+    assert private_uses(api, own) == []
+    assert private_uses(api, "from .core.position import Position\n\np = Position._make(((), None, 0))\n") == []
+    assert private_uses(api, "from .core.position import parse_query\n\nq = parse_query('').__doc__\n") == []

@@ -1,6 +1,6 @@
 """Our package imports only what the page's trimmed standard library holds.
 
-``web/build_site.py`` ships ``python_stdlib.zip`` with only the members ``web/keep-stdlib.txt``
+``tools/build_site.py`` ships ``python_stdlib.zip`` with only the members ``tools/keep-stdlib.txt``
 names; a module of ours that imports anything else fails in the browser only (``import secrets``
 in ``practice_dice`` once broke every game query of the page while CPython passed). This test
 reads every import of every module the worker can load (all of ``py/yacht`` but the command-line
@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "py" / "yacht"
-KEEP = {line.strip() for line in (ROOT / "web" / "keep-stdlib.txt").read_text().splitlines() if line.strip()}
+KEEP = {line.strip() for line in (ROOT / "tools" / "keep-stdlib.txt").read_text().splitlines() if line.strip()}
 CLI_ONLY = {"__main__.py", "cli"}
 """What only the command line imports, under ``py/yacht``: ``__main__`` and the ``cli`` folder
 (argparse and the like are not shipped)."""

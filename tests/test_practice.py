@@ -12,12 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import advisor_practice
 from yacht.api import grade_query, opponent_query, review_query
-from yacht.core.advisor import advise
 from yacht.core.categories import NAMES_EN
+from yacht.core.options import advise
 from yacht.core.position import Position
 from yacht.core.rules import VARIANTS
 from yacht.loader import Tables
 from yacht.play.game import CATEGORY_LETTERS, GameError, format_game, parse_game
+from yacht.play.graded import LOSS_BINS, STRONG_PLAY, loss_bin
 from yacht.play.practice import Practice, check_opponent, kept_in_order, opponent_game
 from yacht.play.practice_dice import (
     ME,
@@ -29,7 +30,6 @@ from yacht.play.practice_dice import (
     parse_seed,
     practice_roll,
 )
-from yacht.play.review import LOSS_BINS, STRONG_PLAY, loss_bin
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "public" / "tables"

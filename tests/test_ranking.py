@@ -12,7 +12,7 @@ from goal_positions import goal_positions
 from hypothesis import given
 from hypothesis import strategies as st
 from yacht.api import advise_query
-from yacht.core.advisor import advise, first_by_value
+from yacht.core.options import advise, first_by_value
 from yacht.core.position import parse_query
 from yacht.core.ranking import TIE, rank, simplicity
 from yacht.loader import Tables

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from bruteforce import goal_value
 from yacht.chances.goal import goal_advice
+from yacht.chances.law import LAW_PAD, empty_law, solve_law_states
 from yacht.chances.outcome import max_future, solve_outcome
-from yacht.chances.reach import LAW_PAD, canonical_states, empty_law, empty_reach, lookup, solve_law_states, solve_mask
+from yacht.chances.reach import canonical_states, empty_reach, lookup, solve_mask
 from yacht.chances.reach_table import (
     MAGIC,
     SCALE,
@@ -21,8 +22,8 @@ from yacht.chances.reach_table import (
     folder_name,
 )
 from yacht.chances.winning import option_values, reach_payoff, solve_goal, win_payoff
-from yacht.core.advisor import advise, sheet_state
 from yacht.core.categories import FULL_MASK, N_CATEGORIES
+from yacht.core.options import advise, sheet_state
 from yacht.core.position import Position, parse_query
 from yacht.core.rules import OFFICIAL, STRICT, VARIANTS
 from yacht.core.table import TableError, container

@@ -15,9 +15,9 @@ from yacht.chances.reach_play import (
     reach_play_distribution,
     reach_policy,
 )
-from yacht.core.advisor import sheet_state
 from yacht.core.categories import FULL_MASK, N_CATEGORIES
 from yacht.core.dice import ROLL_DICE, keep_index
+from yacht.core.options import sheet_state
 from yacht.core.position import Position, format_query, parse_query
 from yacht.core.rules import VARIANTS
 from yacht.loader import DEFAULT_TABLES, Tables

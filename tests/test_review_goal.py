@@ -4,13 +4,13 @@ opponent has a result (who won, both totals)."""
 import pytest
 from conftest import review_lines
 from yacht.api import advise_query, game_query, review_query
-from yacht.cli.main import render_result
-from yacht.core.advisor import sheet_state
+from yacht.cli.review import render_result
+from yacht.core.options import sheet_state
 from yacht.core.position import format_query, parse_query
 from yacht.core.rules import VARIANTS
 from yacht.loader import DEFAULT_TABLES, Tables
+from yacht.play.graded import LOSS_BINS, STRONG_PLAY, loss_bin, result_of
 from yacht.play.practice import Practice
-from yacht.play.review import LOSS_BINS, STRONG_PLAY, loss_bin, result_of
 
 # As in test_game_opponent: turn 10, 1 1 1 2 3, the player keeps 2 3 (the best average) where
 # keeping 1 1 1 (for a Yacht, the only way past 139) is the better chance of winning.

@@ -1,4 +1,4 @@
-"""``web/serve.py``, the local server of ``make serve``: long links, content types, compression."""
+"""``tools/serve.py``, the local server of ``make serve``: long links, content types, compression."""
 
 import gzip
 import http.client
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "web"))
+sys.path.insert(0, str(ROOT / "tools"))
 import serve
 
 WASM = b"\0asm\1\0\0\0" + bytes(range(256)) * 64

@@ -8,7 +8,7 @@ import pytest
 from yacht.api import advise_query
 from yacht.chances.outcome import max_future, solve_outcome
 from yacht.chances.winning import approximate_goal, normal_points, solve_goal, win_payoff
-from yacht.core.advisor import sheet_state
+from yacht.core.options import sheet_state
 from yacht.core.rules import OFFICIAL, possible_scores
 from yacht.core.table import SCALE, TableError, decode, decode_spread, encode, encode_spread
 

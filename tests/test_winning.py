@@ -9,7 +9,7 @@ from bruteforce import expected_play_distribution, goal_value
 from reference_goal import dense_solve_goal
 from yacht.chances.outcome import Distribution, reachable_levels, solve_outcome
 from yacht.chances.winning import option_values, reach_payoff, reachable_pairs, solve_goal, win_payoff
-from yacht.core.advisor import sheet_state
+from yacht.core.options import sheet_state
 from yacht.core.rules import OFFICIAL, STRICT, score_table
 
 MINE = [  # (variant, my sheet, roll, dice): one or two free categories

@@ -6,12 +6,12 @@ the layers listed before it, never from a later one (``tests/test_package_layers
 every import, those inside functions included):
 
     core/      the game and its exact expected-score advice: categories, dice, rules, states,
-               solver, table (the Ẽ file format), policy, position, advisor
+               solver, table (the Ẽ file format), policy, position, ranking, options
     chances/   distributions and chances: of the final score, of winning against an opponent's
-               sheet, of reaching a score (outcome, winning, spread, reach, reach_table,
-               simulate, reach_play, goal)
-    play/      whole games: game (the record format), same_game, practice_dice, practice, review,
-               duel
+               sheet, of reaching a score (outcome, winning, spread, reach, law, reach_table,
+               simulate, reach_play, opponent, calibration, goal, average_distribution)
+    play/      whole games: game (the record format), same_game, practice_dice, practice, graded,
+               review, duel
     loader     the edges, in this folder: ``loader`` reads the table files (the package's only
     api        I/O below the command line), ``api`` turns a query into the JSON-ready answer
                for the browser worker and the command line

@@ -6,7 +6,7 @@ worker both call.
 canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
 chances and ranking (``goal.goal_advice``); ``with_distribution``: also
 ``"distribution"`` under the advised play (``goal.goal_distribution`` where the
-goal is exact, else ``goal.distribution``; its ``"play"`` says which). Outside the exact range the goal
+goal is exact, else ``average_distribution.distribution``; its ``"play"`` says which). Outside the exact range the goal
 needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
 method (the CLI's does), else ``goal.GoalUnavailable``.
 
@@ -43,7 +43,7 @@ second); with o= or t= also ``"goal_aims"``, the aims under the goal's play afte
 explain=True)`` adds the same but ``"goal_aims"`` to every decision's ``chosen`` and ``best``
 (with the decision's ``"why"``, best against chosen); ``explain_decision_query(query, tables,
 index=-1)``: one decision of a record explained so (what the page's review and practice show
-on demand: ``"decision"``, graded by expected score alone). They need the
+on demand: ``"decision"``, graded as the review grades it). They need the
 coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
 loaded them (the worker), or ``TableError`` naming a damaged file.
 
@@ -74,8 +74,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .core.advisor import advise
-from .core.position import Position, PositionError, check_turn_order, format_query, parse_query
+from .core.options import advise
+from .core.position import Position, PositionError, check_turn_order, format_query, free_categories, parse_query
 from .core.table import Table
 from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
@@ -150,13 +150,19 @@ def explain_query(query: str, tables: Tables, *, with_distribution: bool = False
         spread, reach = _loaders(tables, position.variant.name)
         solved = solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
     result = _advice(position, tables, solved)
-    _explain(position, tables, result["options"], result)
+    goal = None
+    if solved is not None and all("win" in o or "reach" in o for o in result["options"]):
+        from .play.graded import Chance
+
+        measure = "win" if position.opponent is not None else "reach"
+        goal = {"measure": measure, "chances": [Chance.of(o).chance for o in result["options"]]}
+    _explain(position, tables, result["options"], result, goal)
     if solved is not None:  # the aims under the goal's play too, from the same solve
         aims = goal_aims(position, solved)
         for option in result["options"]:
             key = _option_key(option)
             key = ("stop",) if key[0] == "keep" and len(key[1]) == 5 else key[:2]
-            option["goal_aims"] = [{"category": c, "p": p, "mean_points": m} for c, p, m in aims[key]]
+            option["goal_aims"] = [a.to_json() for a in aims[key]]
     if with_distribution:
         result["distribution"] = _distribution(position, tables)
     result["query"] = format_query(position)
@@ -172,12 +178,14 @@ def _option_key(option: dict) -> tuple:
     return ("category", option["category"])
 
 
-def _explain(position: Position, tables: Tables, options: list[dict], answer: dict) -> None:
+def _explain(position: Position, tables: Tables, options: list[dict], answer: dict, goal: dict | None = None) -> None:
     """Add the coach's fields to the JSON ``options`` of ``position`` (in place; they may be in any
-    order, and any of its options): ``"aims"``, ``"bonus"``, ``"categories"`` and ``"why"``
-    (``coach.why`` of the first of ``options`` against this one); ``answer["why"]``: the first
-    against the second ([] with fewer than two)."""
-    from .chances.coach import explain, explain_category, why
+    order, and any of its options; the first is the one the others are explained against):
+    ``"aims"``, ``"bonus"``, ``"categories"``, ``"plan"`` (``coach.plan``) and, on every option
+    but the first, ``"why"`` (``_why``); ``answer["why"]``: the second option's (None with fewer
+    than two). ``goal``: {"measure": "win" | "reach", "chances": [the chance of each option, in
+    the order of ``options``]} when the options were ranked by a goal's chance."""
+    from .chances.coach import explain, explain_category, plan
 
     variant = position.variant.name
     tilde = _tilde(tables, variant)
@@ -191,13 +199,48 @@ def _explain(position: Position, tables: Tables, options: list[dict], answer: di
         if key not in explained:  # stopping early in a category the advice would not take (a review)
             explained[key] = explain_category(position, coach, option["category"])
         option.update(explained[key].to_json())
-    if options:
-        first = explained[_option_key(options[0])]
-        for option in options:
-            option["why"] = why(first, explained[_option_key(option)])
-    answer["why"] = (
-        why(explained[_option_key(options[0])], explained[_option_key(options[1])]) if len(options) > 1 else []
-    )
+        option["plan"] = plan(option, explained[key])
+    for i, option in enumerate(options[1:], 1):
+        chances = None if goal is None else (goal["measure"], goal["chances"][0], goal["chances"][i])
+        option["why"] = _why(options[0], option, explained, chances)
+    answer["why"] = options[1]["why"] if len(options) > 1 else None
+
+
+def _why(best: dict, other: dict, explained: dict, chances: tuple | None) -> dict:
+    """``coach.why`` of the JSON option ``best`` against ``other`` (``explained``: their
+    ``Explained`` by option key) with what the words need: ``"versus"``, the best's keep (or its
+    category when it scores without a keep); ``"open"``: {"category", "later", "now"} when
+    ``other`` scores a category now that ``best`` keeps open (its expected points by the end
+    under ``best``, the points ``other`` scores now); ``"dump"``: {"category", "now", "later"}
+    when ``best`` scores fewer points in a category now than ``other`` expects from it by the
+    end; ``"goal"``: {"measure", "best", "other"} (the chances) when the options were ranked by a
+    goal's."""
+    from .chances.coach import why
+
+    mine, theirs = explained[_option_key(best)], explained[_option_key(other)]
+    out = {"versus": best["keep"] if "keep" in best else best["category"]}
+    out |= why(mine, theirs, best["expected"] - other["expected"])
+    later = dict(mine.categories)
+    their_later = dict(theirs.categories)
+    scored, their_scored = _scored_now(best), _scored_now(other)
+    out["open"] = None
+    if their_scored is not None and their_scored != scored:
+        now = next(a.mean_points for a in theirs.aims if a.category == their_scored)
+        out["open"] = {"category": their_scored, "later": later[their_scored], "now": now}
+    out["dump"] = None
+    if scored is not None and scored != their_scored:
+        now = next(a.mean_points for a in mine.aims if a.category == scored)
+        if now < their_later[scored]:
+            out["dump"] = {"category": scored, "now": now, "later": their_later[scored]}
+    out["goal"] = None if chances is None else dict(zip(("measure", "best", "other"), chances, strict=True))
+    return out
+
+
+def _scored_now(option: dict) -> int | None:
+    """The category an option scores now (a category, or all five kept in one), else None."""
+    if "keep" not in option or (len(option["keep"]) == 5 and "category" in option):
+        return option["category"]
+    return None
 
 
 def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
@@ -217,8 +260,9 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
     chance is exact and the goal's play can be followed (``goal.goal_distribution``: exact, up
     to 4 free categories; with ``t=`` and the reach chunks, up to ``reach_play.REACH_PLAY_FREE``,
     ``reach_play.reach_play_distribution``: simulated), else the best average's
-    (``goal.distribution``)."""
-    from .chances.goal import _free, distribution, goal_distribution
+    (``average_distribution.distribution``)."""
+    from .chances.average_distribution import distribution
+    from .chances.goal import goal_distribution
 
     tilde = _tilde(tables, position.variant.name)
     found = goal_distribution(position, tilde)
@@ -226,7 +270,7 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
     if found is None and position.target is not None and reach is not None and not position.is_over:
         from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
 
-        if _free(position.sheet) <= REACH_PLAY_FREE:
+        if free_categories(position.sheet) <= REACH_PLAY_FREE:
             found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
     return found or distribution(position, tilde)
 
@@ -257,7 +301,7 @@ def game_query(query: str, tables: Mapping[str, Table]) -> dict:
     }
     if end.is_over and end.opponent is not None and None in end.opponent:
         # My sheet is full, the rival's last turn is to come: the chance of winning as it goes.
-        from .chances.goal import last_turns_chance
+        from .chances.opponent import last_turns_chance
 
         answer["chance"] = last_turns_chance(end, _tilde(tables, game.variant.name))
     return answer
@@ -283,26 +327,37 @@ def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = Fal
 
 def explain_decision_query(query: str, tables: Tables, index: int = -1) -> dict:
     """One decision of a game record explained as ``review_query(query, tables, explain=True)``
-    explains it, without grading the rest: ``"decision"`` has the review decision's ``turn``,
-    ``roll``, ``dice``, ``query``, ``chosen``, ``best``, ``loss`` and ``grade`` by expected score
-    (the goal's chance, ``winning``, is left to the review), its ``chosen`` and ``best`` with the coach's fields
-    and ``"why"`` best against chosen, from the position without its goal (as the review's);
+    explains it, without grading the rest: ``"decision"`` is the review's decision (``turn``,
+    ``roll``, ``dice``, ``query``, ``chosen``, ``best``, ``loss``, ``grade``, and with a goal
+    ``winning``: the grade is then the goal's chance, as in the review), its ``chosen`` and
+    ``best`` with the coach's fields and ``"why"`` best against chosen, in points from the
+    position without its goal, with the goal's chances (as the review's);
     ``index``: 0-based, negative from the last (-1, the default: a practice game's last choice)."""
     from .play.game import format_game
     from .play.review import grade_decision
 
     game = _game(query, tables)
     variant = game.variant.name
-    decision = grade_decision(game, index, {variant: _tilde(tables, variant)}).to_json()
+    spread, reach = _loaders(tables, variant)
+    tildes = {variant: _tilde(tables, variant)}
+    decision = grade_decision(game, index, tildes, spread, chances=spread is not None, reach=reach).to_json()
     _explain_decision(decision, tables)
     return {"query": format_game(game), "variant": variant, "decision": decision}
 
 
 def _explain_decision(decision: dict, tables: Tables) -> None:
     """The coach's fields on a review decision's ``best`` and ``chosen`` and its ``"why"`` (best
-    against chosen), in place, from its position without the goal."""
+    against chosen), in place, from its position without the goal: in points of the best
+    average; graded by a goal (``"winning"``), the why says the chance each gave too."""
     at = parse_query(decision["query"])._replace(opponent=None, target=None)
-    _explain(at, tables, [decision["best"], decision["chosen"]], decision)
+    winning = decision.get("winning")
+    goal = None
+    if winning is not None and decision["grade"]["measure"] in ("win", "reach"):
+        goal = {
+            "measure": decision["grade"]["measure"],
+            "chances": [winning["best_average"]["chance"], winning["chosen"]["chance"]],
+        }
+    _explain(at, tables, [decision["best"], decision["chosen"]], decision, goal)
 
 
 def grade_query(query: str, tables: Mapping[str, Table]) -> dict:

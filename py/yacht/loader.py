@@ -5,11 +5,12 @@ the chunks of R and of the law (``reach_table``) and the coach's bonus and point
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
 ``tables[variant] = Table``, ``tables.spreads[variant] = sd``,
-``tables.add_chunk(variant, mask, data)``, ``tables.add_coach(variant, quantity, data)``)
-and raises, for what is not there, ``TableMissing``, ``SpreadMissing``, ``ReachMissing``
-or ``CoachMissing`` naming the variant (and the masks or files), so that the caller
-fetches the files and asks again. A file that is missing or damaged in a folder raises
-``table.TableError`` naming it.
+``tables.add_chunk(variant, mask, data)``, ``tables.add_coach(variant, quantity, data)``, or
+for any kind of the registry ``core.table_kinds``, ``tables.add(kind, variant, part, data)``)
+and raises, for what is not there, a ``Missing`` (``TableMissing``, ``SpreadMissing``,
+``ReachMissing`` or ``CoachMissing``) naming the variant and, for each file, its kind, part and
+name, so that the caller fetches the files and asks again. A file that is missing or damaged in
+a folder raises ``table.TableError`` naming it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from .core import table_kinds
 from .core.table import Table, TableError, decode, decode_spread, file_name, spread_file_name
 
 if TYPE_CHECKING:
@@ -31,49 +33,58 @@ DEFAULT_TABLES: Final = Path(__file__).resolve().parents[2] / "public" / "tables
 """``build_table``'s output folder in this checkout (the CLI also honours ``$YACHT_TABLES``)."""
 
 
-class TableMissing(LookupError):
+class Missing(LookupError):
+    """Files of ``variant`` are needed and not loaded: for each, its kind (``kinds``: a name of
+    ``table_kinds.KINDS``), its part (``parts``: a chunked kind's mask, a kind of several files the
+    file's part, else "") and its file name (``names``: in the tables' folder, a chunk's in its
+    kind's folder). A caller without a folder fetches them (the URLs are in build.json, under each
+    kind's field), gives each to ``Tables.add`` and asks again."""
+
+    def __init__(self, message: str, variant: str, kinds: list[str], parts: list, names: list[str]) -> None:
+        super().__init__(message)
+        self.variant = variant
+        self.kinds = kinds
+        self.parts = parts
+        self.names = names
+
+
+class TableMissing(Missing):
     """The table of ``variant`` (a known rule variant) is not among the tables given."""
 
     def __init__(self, variant: str) -> None:
-        super().__init__(f"no table loaded for the {variant} rules")
-        self.variant = variant
+        super().__init__(f"no table loaded for the {variant} rules", variant, ["table"], [""], [file_name(variant)])
 
 
-class SpreadMissing(LookupError):
+class SpreadMissing(Missing):
     """The sd table of ``variant`` (``table.decode_spread``) is needed and not loaded."""
 
     def __init__(self, variant: str) -> None:
-        super().__init__(f"no spread table loaded for the {variant} rules")
-        self.variant = variant
+        message = f"no spread table loaded for the {variant} rules"
+        super().__init__(message, variant, ["spread"], [""], [spread_file_name(variant)])
 
 
-class ReachMissing(LookupError):
+class ReachMissing(Missing):
     """Chunks of ``variant`` are needed and not loaded: ``quantities`` and ``masks`` (lists of
     the same length: "reach" or "law", and the mask) and ``names``, each chunk's file name in
     the quantity's folder (``reach_table.folder_name``)."""
 
     def __init__(self, variant: str, quantities: list[str], masks: list[int]) -> None:
         wanted = ", ".join(f"{q} {m}" for q, m in zip(quantities, masks, strict=True))
-        super().__init__(f"no chunks loaded for the {variant} rules: {wanted}")
-        self.variant = variant
+        names = [table_kinds.chunk_name(m) for m in masks]
+        super().__init__(f"no chunks loaded for the {variant} rules: {wanted}", variant, quantities, masks, names)
         self.quantities = quantities
         self.masks = masks
-        from .chances.reach_table import chunk_name
-
-        self.names = [chunk_name(m) for m in masks]
 
 
-class CoachMissing(LookupError):
+class CoachMissing(Missing):
     """The coach's files of ``variant`` are needed and not loaded: ``names``, their file names
     (``coach_table.file_name``) in the tables' folder."""
 
     def __init__(self, variant: str, quantities: list[str]) -> None:
-        from .chances.coach_table import file_name
-
-        self.variant = variant
+        names = [table_kinds.file_name("coach", variant, q) for q in quantities]
+        message = f"no coach files loaded for the {variant} rules: {', '.join(names)}"
+        super().__init__(message, variant, ["coach"] * len(quantities), quantities, names)
         self.quantities = quantities
-        self.names = [file_name(variant, q) for q in quantities]
-        super().__init__(f"no coach files loaded for the {variant} rules: {', '.join(self.names)}")
 
 
 class Tables(dict[str, Table]):
@@ -134,9 +145,10 @@ class Tables(dict[str, Table]):
 
     def coach(self, variant: str) -> np.ndarray:
         """The coach's values of ``variant`` as ``coach.empty_coach``'s (4096, 64, 13) float64
-        [mask, ν, channel]: B (channel 0), E_c (1 + c); without a folder, one ``CoachMissing``
-        names the files not loaded."""
-        from .chances.coach_table import QUANTITIES, file_name
+        [mask, ν, channel]: B (channel 0), E_c (1 + c), made to add up to the variant's Ẽ
+        (``coach_table.consistent``: its table is loaded, or named missing, first); without a
+        folder, one ``CoachMissing`` names the files not loaded."""
+        from .chances.coach_table import QUANTITIES, consistent, file_name
 
         missing = [q for q in QUANTITIES if (variant, q) not in self.coaches]
         if missing and self.folder is None:
@@ -147,7 +159,8 @@ class Tables(dict[str, Table]):
             self.add_coach(variant, quantity, data, source=str(path))
         if (variant, "") not in self.coaches:
             bonus, points = self.coaches[variant, "bonus"], self.coaches[variant, "points"]
-            self.coaches[variant, ""] = np.concatenate([bonus[..., None], points], axis=-1)
+            coach = np.concatenate([bonus[..., None], points], axis=-1)
+            self.coaches[variant, ""] = consistent(coach, self[variant].tilde)
         return self.coaches[variant, ""]
 
     def add_coach(self, variant: str, quantity: str, data: bytes, source: str = "") -> None:
@@ -157,6 +170,28 @@ class Tables(dict[str, Table]):
         source = source or file_name(variant, quantity)
         self.coaches[variant, quantity] = decode(data, variant=variant, quantity=quantity, source=source)
         self.coaches.pop((variant, ""), None)
+
+    def add(self, kind: str, variant: str, part: str | int, data: bytes, source: str = "") -> None:
+        """Decode (``TableError`` if damaged) and keep one file of ``kind`` (a name of
+        ``table_kinds.KINDS``) of ``variant``, ``part`` as ``Missing.parts`` names it, with the
+        kind's ``loader``: how a caller without a folder fills what a ``Missing`` named."""
+        getattr(self, table_kinds.KINDS[kind].loader)(kind, variant, part, data, source)
+
+    def load_table(self, kind: str, variant: str, part: str, data: bytes, source: str = "") -> None:
+        """``add`` of the Ẽ table."""
+        self[variant] = decode(data, source=source or f"the {variant} table", variant=variant)
+
+    def load_spread(self, kind: str, variant: str, part: str, data: bytes, source: str = "") -> None:
+        """``add`` of the sd table."""
+        self.spreads[variant] = decode_spread(data, source=source or f"the {variant} spread table", variant=variant)
+
+    def load_chunk(self, kind: str, variant: str, part: int, data: bytes, source: str = "") -> None:
+        """``add`` of a chunk of R or of the law (``kind``, the quantity) of mask ``part``."""
+        self.add_chunk(variant, part, data, kind, source)
+
+    def load_coach(self, kind: str, variant: str, part: str, data: bytes, source: str = "") -> None:
+        """``add`` of a coach's file, ``part`` its quantity."""
+        self.add_coach(variant, part, data, source)
 
 
 def _read(path: Path, what: str) -> bytes:

@@ -1,7 +1,7 @@
 """Fixtures for the page's browser tests: the built site served on localhost, headless Chromium.
 
-The session runs the site build (``web/build_site.py``; quick when nothing changed), serves
-``public/`` on 127.0.0.1 and a free port with ``web/serve.py``'s handler (compressed as a
+The session runs the site build (``tools/build_site.py``; quick when nothing changed), serves
+``public/`` on 127.0.0.1 and a free port with ``tools/serve.py``'s handler (compressed as a
 host compresses), and starts Chromium through Playwright: Debian's headless shell
 (``/usr/bin/chromium-headless-shell``, the browser Playwright itself runs headless) or its
 ``/usr/bin/chromium``, whichever is there first, else Playwright's own browser.
@@ -32,9 +32,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from yacht.api import Tables, advise_query
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "web"))
-import build_site  # noqa: E402
+sys.path.insert(0, str(ROOT / "tools"))
 from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
+from site_build.runtime import read_runtime  # noqa: E402
 
 PUBLIC = ROOT / "public"
 ARTIFACTS = ROOT / "artifacts"
@@ -116,8 +116,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
             del self.replaced[path]
 
 
-SOURCES_PATH = "/web/app/"
-"""Where the test server also serves the page's source modules (``web/app/*.js``), which the site
+SOURCES_PATH = "/web/page/"
+"""Where the test server also serves the page's source modules (``web/page/**/*.js``), which the site
 publishes only bundled (``public/app.js``): tests that import one module (test_formats) load it here."""
 
 
@@ -147,8 +147,9 @@ class _Handler(Handler):
             self.wfile.write(self.server.snapshot)
             return
         if path.startswith(SOURCES_PATH):
-            source = ROOT / "web" / "app" / path.removeprefix(SOURCES_PATH)
-            if source.parent != ROOT / "web" / "app" or not source.is_file():
+            pages = ROOT / "web" / "page"
+            source = (pages / path.removeprefix(SOURCES_PATH)).resolve()
+            if pages not in source.parents or source.suffix != ".js" or not source.is_file():
                 self.send_error(404)
                 return
             body = source.read_bytes()
@@ -185,17 +186,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open(tmp_path_factory.getbasetemp().parent / "site-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         build = subprocess.run(
-            [sys.executable, str(ROOT / "web" / "build_site.py")], cwd=ROOT, capture_output=True, text=True
+            [sys.executable, str(ROOT / "tools" / "build_site.py")], cwd=ROOT, capture_output=True, text=True
         )
     if build.returncode != 0:
-        pytest.fail(f"web/build_site.py failed:\n{build.stdout}{build.stderr}", pytrace=False)
+        pytest.fail(f"tools/build_site.py failed:\n{build.stdout}{build.stderr}", pytrace=False)
     return PUBLIC
 
 
 @pytest.fixture(scope="session")
 def runtime(site: Path) -> dict:
     """``public/runtime.js``'s values: the trimmed runtime's URLs (relative to the site) and sha256."""
-    return build_site.read_runtime()
+    return read_runtime()
 
 
 def serving(httpd: http.server.HTTPServer) -> Iterator:
@@ -261,7 +262,7 @@ def new_context(browser: Browser, **options: object) -> BrowserContext:
 
 
 SNAPSHOT_CACHE = "yacht-runtime-snapshot"
-"""web/snapshot.js's CACHE: where the page keeps the warm start's snapshot."""
+"""web/worker/snapshot.js's CACHE: where the page keeps the warm start's snapshot."""
 
 SAVED_SNAPSHOT = """async ([name, url, to]) => {
   const response = await (await caches.open(name)).match(url);
@@ -278,7 +279,7 @@ SEED_SNAPSHOT = """async ([name, url, from]) => {
 
 
 def snapshot_url(server: SiteServer, runtime: dict, key: str | None = None) -> str:
-    """The URL the page keeps this build's snapshot under (web/snapshot.js's SNAPSHOT_KEY)."""
+    """The URL the page keeps this build's snapshot under (web/worker/snapshot.js's SNAPSHOT_KEY)."""
     return server.url(f"runtime/snapshot?build={key or runtime['snapshotKey']}")
 
 

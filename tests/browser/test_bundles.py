@@ -1,4 +1,4 @@
-"""The page's scripts are bundled (web/build_site.py, ``BUNDLES``): a cold load asks for one script
+"""The page's scripts are bundled (tools/site_build/bundle.py, ``BUNDLES``): a cold load asks for one script
 of the page's own and the worker's bundle, whatever the number of modules under ``web/``, and each
 bundle holds every module its entry imports, so none is fetched on its own."""
 
@@ -12,9 +12,9 @@ from playwright.sync_api import Page
 from .page_helpers import wait_for_advice
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "web"))
+sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tests"))
-import build_site  # noqa: E402  (web/build_site.py)
+from site_build import bundle  # noqa: E402  (tools/site_build/bundle.py)
 from test_web_imports import imports_of  # noqa: E402  (the import graph of web/'s modules)
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ LATER = {"/sw.js", "/precache.js", "/snapshot-worker.js"}
 worker that takes the warm start's snapshot."""
 
 
-EXTERNAL = {(ROOT / "web" / name).resolve() for name in build_site.BUNDLE_EXTERNAL}
+EXTERNAL = {(ROOT / "web" / "worker" / name).resolve() for name in bundle.BUNDLE_EXTERNAL}
 """The imports a bundle leaves to the browser (runtime.js is written by the build, not under web/)."""
 
 
@@ -40,26 +40,26 @@ def reachable(entry: Path) -> set[Path]:
     return seen
 
 
-@pytest.mark.parametrize("name", sorted(build_site.BUNDLES))
+@pytest.mark.parametrize("name", sorted(bundle.BUNDLES))
 def test_each_bundle_holds_every_module_its_entry_imports_and_imports_only_the_runtime(site, name) -> None:
-    entry = ROOT / "web" / build_site.BUNDLES[name]
+    entry = ROOT / bundle.BUNDLES[name]
     text = (site / name).read_text()
     bundled = {ROOT / path for path in re.findall(r"^// (web/\S+\.js)$", text, re.M)}
     modules = reachable(entry)
     assert len(modules) > 1, "the entry imports modules"
     assert bundled == modules
     imported = set(re.findall(r"""^import [^;]*?from\s*["']([^"']+)["']""", text, re.M))
-    assert imported <= set(build_site.BUNDLE_EXTERNAL)
+    assert imported <= set(bundle.BUNDLE_EXTERNAL)
 
 
 def test_the_site_publishes_the_bundles_and_none_of_the_modules_in_them(site) -> None:
     assert not (site / "app").exists()
-    for stale in build_site.STALE:
+    for stale in bundle.STALE:
         assert not (site / stale).exists(), stale
     precache = (site / "precache.js").read_text()
     listed = set(re.findall(r'"([^"]+\.m?js)"', precache))
-    assert set(build_site.BUNDLES) <= listed
-    assert not any(url.startswith("app/") or url in build_site.STALE for url in listed)
+    assert set(bundle.BUNDLES) <= listed
+    assert not any(url.startswith("app/") or url in bundle.STALE for url in listed)
     assert re.findall(r'<script type="module" src="([^"]+)"', (site / "index.html").read_text()) == ["app.js"]
 
 

@@ -6,6 +6,7 @@ from the keyboard; axe finds nothing with the panels open."""
 import pytest
 from playwright.sync_api import Page, expect
 from yacht.api import explain_query
+from yacht.cli.coach_text import aims_words, why_words
 from yacht.core.categories import NAMES_EN, NAMES_JA
 from yacht.core.position import format_query, parse_query
 
@@ -51,68 +52,69 @@ EXACT = 1e-9
 COACH_SUFFIXES = (".bonus", ".points")
 
 READ = """box => {
-    const aim = e => ({ category: Number(e.dataset.category), p: Number(e.dataset.p),
-        mean_points: Number(e.dataset.meanPoints), text: e.textContent });
-    const average = box.querySelector('.aims[data-play=average]');
+    const aim = e => ({ kind: e.dataset.kind, category: Number(e.dataset.category), p: Number(e.dataset.p),
+        mean_points: Number(e.dataset.meanPoints), scratch: Number(e.dataset.scratch), text: e.textContent });
+    const line = l => l && ({ play: l.dataset.play, option: l.dataset.option ?? null, text: l.textContent,
+        aims: [...l.querySelectorAll('[data-testid=aim]')].map(aim),
+        bonus: l.querySelector('[data-testid=bonus-chance]')
+            ? Number(l.querySelector('[data-testid=bonus-chance]').dataset.p) : null });
+    const why = box.querySelector('[data-testid=why]');
     return {
-        aims: [...(average?.querySelectorAll('[data-testid=aim]') ?? [])].map(aim),
-        bonus: Number(average?.querySelector('[data-testid=bonus-chance]').dataset.p),
-        lines: [...box.querySelectorAll('.aims')].map(line => {
-            const bonus = line.querySelector('[data-testid=bonus-chance]');
-            return { play: line.dataset.play, option: line.dataset.option ?? null,
-                label: line.querySelector('b').textContent.trim(),
-                aims: [...line.querySelectorAll('[data-testid=aim]')].map(aim),
-                bonus: bonus ? Number(bonus.dataset.p) : null, bonusText: bonus?.textContent ?? null };
-        }),
+        average: line(box.querySelector('.aims[data-play=average]')),
+        lines: [...box.querySelectorAll('.aims')].map(line),
         why: [...box.querySelectorAll('[data-testid=why-term]')].map(e => ({
-            kind: e.dataset.kind, category: e.dataset.category === undefined ? null : Number(e.dataset.category),
-            best: Number(e.dataset.best), other: Number(e.dataset.other), text: e.textContent })),
-        whyText: box.querySelector('[data-testid=why]')?.textContent ?? null,
+            category: e.dataset.category, points: Number(e.dataset.points) })),
+        whyText: why?.textContent ?? null,
+        whyTotal: why?.dataset.total === undefined ? null : Number(why.dataset.total),
         text: box.textContent,
     };
 }"""
-"""What a coach's box shows (the panel, an option's Why?, a decision's): ``aims`` and ``bonus`` of
-its line under the average's play, every aims line (``play``: "average" or "goal"; ``option``:
-"best" or "chosen" in a decision's; its bold ``label``), the terms of why and the words."""
+"""What a coach's box shows (the panel, an option's Why?, a decision's): its line under the
+average's play (``average``), every aims line (``play``: "average" or "goal"; ``option``: "best"
+or "chosen" in a decision's; its words and entries), the terms of why shown, its words and total."""
 
 
 def canonical(query: str) -> str:
     return format_query(parse_query(query))
 
 
-def percent(p: float) -> str:
-    return f"{100 * p:.0f} %"
-
-
 def key(option: dict) -> str:
-    """As view-coach.js's optionKey."""
+    """As views/coach-lines.js's optionKey."""
     if "keep" in option:
         return f"k{''.join(map(str, option['keep']))}:{option.get('category', '')}"
     return f"c{option['category']}"
 
 
-def assert_explains(shown: dict, option: dict, terms: list[dict], language: str) -> None:
-    """The numbers a panel shows are explain_query's for ``option`` (its first three aims, its bonus
-    chance, the terms of why the best beats the other), and its words name them."""
-    names = NAMES[language]
-    assert len(shown["aims"]) == min(3, len(option["aims"]))
-    for aim, expected in zip(shown["aims"], option["aims"], strict=False):
-        assert aim["category"] == expected["category"]
-        assert aim["p"] == pytest.approx(expected["p"], abs=EXACT)
-        assert aim["mean_points"] == pytest.approx(expected["mean_points"], abs=EXACT)
-        assert names[expected["category"]] in aim["text"] and percent(expected["p"]) in aim["text"]
-    assert shown["bonus"] == pytest.approx(option["bonus"], abs=EXACT)
-    assert percent(option["bonus"]) in shown["text"]
-    assert len(shown["why"]) == len(terms)
-    for term, expected in zip(shown["why"], terms, strict=True):
-        assert term["kind"] == expected["kind"]
-        assert term["category"] == expected.get("category")
-        assert term["best"] == pytest.approx(expected["best"], abs=EXACT)
-        assert term["other"] == pytest.approx(expected["other"], abs=EXACT)
-        if expected["kind"] != "category":
-            assert percent(expected["best"]) in shown["whyText"] and percent(expected["other"]) in shown["whyText"]
-        if "category" in expected:
-            assert names[expected["category"]] in shown["whyText"]
+def assert_entries(line: dict, aims: list[dict]) -> None:
+    """Every entry of an aims line is one of explain_query's ``aims``, with its numbers."""
+    by = {a["category"]: a for a in aims}
+    assert line["aims"], "the line names what the option plays for"
+    for aim in line["aims"]:
+        want = by[aim["category"]]
+        assert aim["p"] == pytest.approx(want["p"], abs=EXACT)
+        assert aim["mean_points"] == pytest.approx(want["mean_points"], abs=EXACT)
+        assert aim["scratch"] == pytest.approx(want["scratch"], abs=EXACT)
+        assert aim["kind"] == "score" or want["scratch"] > 0
+
+
+def assert_explains(shown: dict, option: dict, best: dict, other: dict | None, variant: str, language: str) -> None:
+    """A panel shows, in the command line's words (yacht.cli.coach_text), what ``option`` plays for
+    and why ``best`` beats ``other`` (None: no why), with explain_query's numbers in its data."""
+    assert shown["average"]["text"] == aims_words(option, variant, language)
+    if option.get("plan", {}) and option["plan"]["kind"] in ("score", "scratch"):
+        assert shown["average"]["aims"] == []
+    else:
+        assert_entries(shown["average"], option["aims"])
+    assert shown["average"]["bonus"] == pytest.approx(option["bonus"], abs=EXACT)
+    if other is None:
+        assert shown["whyText"] is None
+        return
+    why = other["why"]
+    assert shown["whyText"] == why_words(best, other, why, language)
+    assert shown["whyTotal"] == pytest.approx(why["total"], abs=EXACT)
+    wanted = [why["terms"][i] for i in why["shown"]]
+    assert [t["category"] for t in shown["why"]] == [str(t["category"]) for t in wanted]
+    assert [t["points"] for t in shown["why"]] == pytest.approx([t["points"] for t in wanted], abs=EXACT)
 
 
 def open_why(page: Page) -> None:
@@ -161,16 +163,16 @@ def test_the_why_panels_show_explain_query_numbers_in_words(language_page, serve
             "k => document.querySelector('#explanation').dataset.key === k", arg=key(options[0]), timeout=60_000
         )
         shown = explanation_of(page, canon)
-        assert_explains(shown, options[0], expected["why"], language)
+        assert_explains(shown, options[0], options[0], options[1], expected["variant"], language)
         if number == 0:
             page.screenshot(path=str(artifacts / f"coach-roll1-{language}-390x844.png"))
         # An option's Why?: that option, against the best.
-        other = next(o for o in options[1:] if o["why"])
+        other = next(o for o in options[1:] if o["why"]["shown"])
         item = page.locator(f"[data-testid=option-why][data-key='{key(other)}']")
         set_open(item, True)
         body = item.locator(".why-body")
         expect(body).to_have_attribute("data-key", key(other))
-        assert_explains(body.evaluate(READ), other, other["why"], language)
+        assert_explains(body.evaluate(READ), other, options[0], other, expected["variant"], language)
         if number == 0:
             item.scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / f"coach-option-{language}-390x844.png"))
@@ -282,6 +284,6 @@ def test_ranked_by_average_the_why_panel_explains_the_option_the_verdict_shows(l
         "k => document.querySelector('#explanation').dataset.key === k", arg=key(average_best), timeout=60_000
     )
     shown = explanation_of(page, query)
-    assert [a["category"] for a in shown["aims"]] == [a["category"] for a in average_best["aims"][:3]]
-    assert [a["p"] for a in shown["aims"]] == pytest.approx([a["p"] for a in average_best["aims"][:3]], abs=EXACT)
+    assert shown["average"]["text"] == aims_words(average_best, "official", "en")
+    assert_entries(shown["average"], average_best["aims"])
     expect(page.locator("#explanation [data-testid=why]")).to_have_count(0)

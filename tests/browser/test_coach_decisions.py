@@ -11,28 +11,25 @@ import pytest
 from playwright.sync_api import Page, expect
 from strategies import advisor_practice
 from yacht.api import explain_decision_query, explain_query, review_query
-from yacht.cli.coach_text import difference_words, option_words, why_words
-from yacht.core.advisor import advise
+from yacht.cli.coach_text import aims_words, option_words, why_words
+from yacht.core.options import advise
 from yacht.core.rules import VARIANTS
 from yacht.play.practice import Practice
 
 from .page_helpers import open_page, url_query, visit, wait_for_advice
 from .test_accessibility import violations
-from .test_coach import EXACT, NAMES, READ, canonical, open_why, percent
+from .test_coach import EXACT, READ, assert_entries, canonical, open_why
 
 pytestmark = pytest.mark.browser
 
 COACH_FILES = ("yacht-official.bonus", "yacht-official.points")
 SEED = 12345
 """The practice seed of the records below (the advisor's choices but the last)."""
-LABELS = {
-    "en": {
-        "best": "Best ({}) plays for",
-        "chosen": "Yours ({}) plays for",
-        "average": "Best on average ({}) plays for",
-    },
-    "ja": {"best": "最善（{}）の狙い", "chosen": "あなたの手（{}）の狙い", "average": "平均で最善（{}）の狙い"},
+PREFIXES = {
+    "en": {"best": "Best ({}): ", "chosen": "Yours ({}): ", "average": "Best on average ({}): "},
+    "ja": {"best": "最善（{}）: ", "chosen": "あなたの手（{}）: ", "average": "平均で最善（{}）: "},
 }
+"""The words before a decision's aims line: whose option it is."""
 RIVAL_SEED = 7
 """A practice game against the simulated opponent whose review has, among the decisions not the
 best for winning, some where the best average is another option than the goal's best and some
@@ -41,7 +38,6 @@ GOAL_POSITIONS = {
     "o": "s=3,,9,,,18,22,,,,30,&d=22556&r=2&o=5,,12,,,24,,,,15,30,",
     "t": "s=3,,9,,,18,22,,,,30,&d=22556&r=2&t=200",
 }
-GOAL_LABELS = {"o": "To win, plays for", "t": "To reach 200, plays for"}
 
 
 def practice_record(tables, decisions: int, *, mistake: bool = True, opponent: bool = False) -> str:
@@ -126,35 +122,33 @@ def explained(box) -> dict:
     return box.evaluate(READ)
 
 
-def assert_line(line: dict, option: dict, language: str) -> None:
-    """An aims line shows the option's first three aims and its bonus chance: data and words."""
-    names = NAMES[language]
-    assert [a["category"] for a in line["aims"]] == [a["category"] for a in option["aims"][:3]]
-    for aim, want in zip(line["aims"], option["aims"], strict=False):
-        assert aim["p"] == pytest.approx(want["p"], abs=EXACT)
-        assert aim["mean_points"] == pytest.approx(want["mean_points"], abs=EXACT)
-        assert aim["text"].startswith(f"{names[want['category']]} {percent(want['p'])}"), aim["text"]
+def assert_line(line: dict, option: dict, language: str, prefix: str = "") -> None:
+    """An aims line is the CLI's words for the option (after ``prefix``), its entries and bonus
+    chance explain_decision_query's numbers."""
+    assert line["text"] == prefix + aims_words(option, "official", language)
+    if option["plan"] is None or option["plan"]["kind"] == "draw":
+        assert_entries(line, option["aims"])
     assert line["bonus"] == pytest.approx(option["bonus"], abs=EXACT)
-    assert percent(option["bonus"]) in line["bonusText"]
 
 
 def assert_decision(shown: dict, want: dict, language: str, best_label: str = "best") -> None:
-    """The explanation drawn is the decision's of explain_decision_query: the best's line (labelled
-    `best_label`), the choice's, and why the best beats it, in data and in words."""
+    """The explanation drawn is the decision's of explain_decision_query: the best's line (named
+    as `best_label`), the choice's, and why the best beats it, in the CLI's words (review
+    --explain) and with its numbers."""
     lines = {line["option"]: line for line in shown["lines"]}
-    labels = LABELS[language]
+    prefixes = PREFIXES[language]
     assert set(lines) == {"best", "chosen"}
-    assert lines["best"]["label"] == labels[best_label].format(option_words(want["best"], language))
-    assert lines["chosen"]["label"] == labels["chosen"].format(option_words(want["chosen"], language))
-    assert_line(lines["best"], want["best"], language)
-    assert_line(lines["chosen"], want["chosen"], language)
-    assert [t["kind"] for t in shown["why"]] == [t["kind"] for t in want["why"]]
-    for term, expected in zip(shown["why"], want["why"], strict=True):
-        assert term["category"] == expected.get("category")
-        assert term["best"] == pytest.approx(expected["best"], abs=EXACT)
-        assert term["other"] == pytest.approx(expected["other"], abs=EXACT)
-        assert term["text"] == difference_words(expected, language)  # the CLI's words for it
-    assert shown["whyText"] == why_words(want["best"], want["chosen"], want["why"], language)
+    assert_line(
+        lines["best"], want["best"], language, prefixes[best_label].format(option_words(want["best"], language))
+    )
+    assert_line(
+        lines["chosen"], want["chosen"], language, prefixes["chosen"].format(option_words(want["chosen"], language))
+    )
+    why = want["why"]
+    assert shown["whyText"] == why_words(want["best"], want["chosen"], why, language)
+    wanted = [why["terms"][i] for i in why["shown"]]
+    assert [t["category"] for t in shown["why"]] == [str(t["category"]) for t in wanted]
+    assert [t["points"] for t in shown["why"]] == pytest.approx([t["points"] for t in wanted], abs=EXACT)
 
 
 def test_the_coach_files_are_fetched_only_when_a_decisions_why_is_first_opened(page: Page, server, tables) -> None:
@@ -257,8 +251,9 @@ def test_each_review_decision_not_the_best_is_explained_as_the_cli_explains_it(
 
 def test_a_review_against_a_rival_explains_by_the_best_average(english: Page, server, tables) -> None:
     """With a rival the review grades by the chance of winning; the coach explains the best average
-    against the choice (review --json --explain), named "Best on average" where the goal's best is
-    another option, and where the choice is the average's best too it says so."""
+    against the choice (review --json --explain) in points, with the chance of winning each gave
+    first, named "Best on average" where the goal's best is another option, and where the choice
+    is the average's best too it says so."""
     page = english
     record = advisor_game(tables, opponent=True, seed=RIVAL_SEED)
     review = review_query(record, tables, explain=True)
@@ -274,7 +269,7 @@ def test_a_review_against_a_rival_explains_by_the_best_average(english: Page, se
         details = items.nth(i).get_by_test_id("review-why")
         open_details(details)
         shown = explained(details.locator(".why-body"))
-        if not want["why"]:
+        if not want["why"]["shown"]:
             assert [line["option"] for line in shown["lines"]] == ["chosen"]
             assert "best on average too" in shown["text"]
             seen["same"] += 1
@@ -284,6 +279,7 @@ def test_a_review_against_a_rival_explains_by_the_best_average(english: Page, se
             k: want["best"].get(k) for k in ("keep", "category")
         }
         assert_decision(shown, want, "en", "best" if same else "average")
+        assert shown["whyText"].split(": ", 1)[1].startswith("to win ")
         seen["best" if same else "average"] += 1
     assert all(seen.values()), seen  # each case drawn at least once
 
@@ -308,19 +304,14 @@ def test_with_a_goal_the_panel_shows_the_aims_under_the_goals_play(
     assert list(plays) == ["goal", "average"]
     goal_line, average = plays["goal"], plays["average"]
     want = options[0]
-    assert [a["category"] for a in goal_line["aims"]] == [a["category"] for a in want["goal_aims"][:3]]
-    for aim, expected in zip(goal_line["aims"], want["goal_aims"], strict=False):
-        assert aim["p"] == pytest.approx(expected["p"], abs=EXACT)
-        assert aim["mean_points"] == pytest.approx(expected["mean_points"], abs=EXACT)
-        assert aim["text"].startswith(f"{NAMES[language][expected['category']]} {percent(expected['p'])}")
+    measure, target = ("win", None) if goal == "o" else ("reach", 200)
+    assert goal_line["text"] == aims_words(want, "official", language, "goal_aims", target=target, goal=measure)
+    assert_entries(goal_line, want["goal_aims"])
     assert goal_line["bonus"] is None  # the bonus chance is the average play's
     assert_line(average, want, language)
-    if language == "en":
-        assert goal_line["label"] == GOAL_LABELS[goal]
-        assert average["label"] == "On average, plays for"
-    else:
-        assert goal_line["label"] == ("勝つための狙い" if goal == "o" else "200 点に届くための狙い")
-        assert average["label"] == "平均での狙い"
+    assert goal_line["text"].startswith(
+        {"en": "to win" if goal == "o" else "to reach 200", "ja": "勝つ" if goal == "o" else "200 点"}[language]
+    )
     if goal == "o":
         page.screenshot(path=str(artifacts / f"coach-goal-{language}-390x844.png"))
     # An option's Why?: its own goal aims.
@@ -332,7 +323,8 @@ def test_with_a_goal_the_panel_shows_the_aims_under_the_goals_play(
     expect(body).to_have_attribute("data-key", key)
     expect(body.locator("[data-play=goal]")).to_be_visible()  # drawn once the goal's explanation is in
     lines = {line["play"]: line for line in body.evaluate(READ)["lines"]}
-    assert [a["p"] for a in lines["goal"]["aims"]] == pytest.approx([a["p"] for a in other["goal_aims"][:3]], abs=EXACT)
+    assert lines["goal"]["text"] == aims_words(other, "official", language, "goal_aims", target=target, goal=measure)
+    assert_entries(lines["goal"], other["goal_aims"])
     item.locator("summary").click()
     # Ranked by the average, the page plays for the average: its aims alone.
     page.locator("input[name=aim][value=average]").check(force=True)

@@ -1,4 +1,4 @@
-"""Kept games that survive (web/app/exported.js, games.js): Export writes every kept game, the
+"""Kept games that survive (web/page/model/exported.js, requests/device.js): Export writes every kept game, the
 practice games' mean losses (the practice history) included, into one versioned file
 (yacht-games-YYYY-MM-DD.json); Import merges such a file by game identity — each game once, the
 longer record of a game winning, a second import changing nothing — and refuses a damaged or

@@ -1,4 +1,4 @@
-"""The page's copies of the formats (web/app/formats.js) and its reading of the package's error
+"""The page's copies of the formats (web/page/model/formats.js) and its reading of the package's error
 messages (web/app/view-error.js) against golden cases generated from the Python package
 (tests/golden/format_cases.json, written by tests/golden/format_cases.py); the page's rule of
 when two records are one game (a kept game's identity) against yacht.play.same_game."""
@@ -18,10 +18,10 @@ CASES = json.loads((Path(__file__).parents[1] / "golden" / "format_cases.json").
 
 RUN_CASES = """async cases => {
     // The source modules (the page runs them bundled in app.js): their rules are set as main.js sets them.
-    (await import("/web/app/rules.js")).setRules(await (await fetch("rules.json")).json());
-    const formats = await import("/web/app/formats.js");
-    const errors = await import("/web/app/view-error.js");
-    const dice = await import("/web/app/practice-dice.js");
+    (await import("/web/page/model/rules.js")).setRules(await (await fetch("rules.json")).json());
+    const formats = await import("/web/page/model/formats.js");
+    const errors = await import("/web/page/views/error.js");
+    const dice = await import("/web/page/model/practice-dice.js");
     const fixOf = c => {
         const about = errors.describeLinkError({ field: c.field, message: c.message }, c.query);
         return [about.fix.kind, about.fix.category ?? null];

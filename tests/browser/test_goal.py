@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from yacht.api import distribution_query, review_query
 from yacht.chances.reach_table import chunk_name, chunks_for, folder_name
-from yacht.core.advisor import sheet_state
+from yacht.core.options import sheet_state
 from yacht.core.position import format_query, parse_query
 from yacht.play.game import parse_game, replay
 

@@ -1,4 +1,4 @@
-"""A game is kept once (web/app/saved.js, games.js): a reload, Back / Forward, a link opened again, a
+"""A game is kept once (web/page/model/saved.js, requests/device.js): a reload, Back / Forward, a link opened again, a
 restored tab or a second tab on the same link continue the one record of the game, and playing
 on updates it; copies of one game kept before are merged on load into the longest, and two games
 that share a start and then differ both stay.
@@ -166,7 +166,7 @@ def test_copies_kept_before_are_merged_on_load_into_the_longest(make_context, se
 
 
 MERGE_CASES = """async cases => {
-    const saved = await import("/web/app/saved.js");
+    const saved = await import("/web/page/model/saved.js");
     return cases.map(games => saved.copiesOf(games).map(r => r.id));
 }"""
 

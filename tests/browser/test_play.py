@@ -1,4 +1,5 @@
-"""Playing along on the page, its review against the CLI's, game links, and working offline.
+"""Playing along on the page, its review against the CLI's, and game links (working offline:
+``test_offline.py``).
 
 As in test_page.py, each test waits on what the page shows (the query its advice belongs to,
 ``data-state``, a message), never on the clock, and finds controls by role and name.
@@ -8,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -387,66 +387,3 @@ def test_a_bad_game_link_shows_what_is_wrong_and_the_page_stays_usable(one_page,
     expect(error).to_be_hidden()
     assert_same_advice(page, cpython(position))
     assert events == []
-
-
-# Offline and installable -------------------------------------------------------------------------
-
-
-def test_after_one_visit_the_page_works_offline_and_offers_updates(make_context, server, cpython, site) -> None:
-    context = make_context(service_workers="allow")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    open_page(page, server, "d=14466&r=1")
-    note = page.locator("#app-note")
-    expect(note).to_contain_text("Ready to work offline.")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    precache = (site / "precache.js").read_text()
-    version = re.search(r'"version": "([0-9a-f]+)"', precache).group(1)
-    service_worker_caches = "caches.keys().then(keys => keys.filter(k => k.startsWith('yacht-advisor-')))"
-    assert page.evaluate(service_worker_caches) == [f"yacht-advisor-{version}"]  # (and the warm start's own)
-
-    # Installable: the manifest, and icons that load at their sizes.
-    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
-    assert (manifest["name"], manifest["start_url"], manifest["display"]) == ("Yacht advisor", "./", "standalone")
-    sizes = {icon["src"]: icon["sizes"] for icon in manifest["icons"]}
-    assert sizes["icon.svg"] == "any" and {"192x192", "512x512"} <= set(sizes.values())
-    assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
-    for src, size in sizes.items():
-        loaded = page.evaluate(
-            """src => new Promise((ok, fail) => {
-                const image = new Image();
-                image.onload = () => ok(image.naturalWidth);
-                image.onerror = () => fail(new Error(src));
-                image.src = src;
-            })""",
-            src,
-        )
-        assert size == "any" or f"{loaded}x{loaded}" == size
-
-    # Offline: the page, Pyodide, NumPy, our package and the table come from the cache.
-    context.set_offline(True)
-    server.requested.clear()
-    page.reload()
-    expect(page.locator("html")).to_have_attribute("data-state", "ready")
-    control(page, "button", "Clear dice").click()
-    for die in (2, 2, 5, 5, 6):
-        control(page, "button", f"Add {die}").click()
-    wait_for_advice(page, "s=,,,,,,,,,,,&d=22556&r=1")
-    assert_same_advice(page, cpython("s=,,,,,,,,,,,&d=22556&r=1"))
-    expect(note).to_be_hidden()  # "ready to work offline" is said once
-    assert [path for path in server.requested if path not in ("/sw.js", "/precache.js")] == []
-
-    # A new version: "update available"; Reload lets it take over and drops the old cache.
-    context.set_offline(False)
-    new = precache.replace(f'"version": "{version}"', '"version": "next"')
-    with server.replace("/precache.js", new.encode()):
-        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-        expect(note).to_contain_text("Update available.")
-        with page.expect_navigation():
-            control(page, "button", "Reload").click()
-        expect(page.locator("html")).to_have_attribute("data-state", "ready")
-        wait_for_advice(page, "s=,,,,,,,,,,,&d=22556&r=1")
-        page.wait_for_function(f"{service_worker_caches}.then(keys => keys.join() === 'yacht-advisor-next')")
-    assert urlsplit(page.url).query == "s=,,,,,,,,,,,&d=22556&r=1"
-    assert errors == []

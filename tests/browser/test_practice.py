@@ -1,4 +1,4 @@
-"""Practice (web/app/practice.js, view-practice.js): a whole game played by tapping, as a player
+"""Practice (web/page/actions/practice.js, views/practice.js): a whole game played by tapping, as a player
 plays it: Roll, tap the dice to keep, Roll, score a category from the sheet. The advice stays
 hidden; each choice's grade (shown after each choice, or only at the end) is the one
 ``python -m yacht review`` gives the same record; the summary counts the decisions by loss; the

@@ -1,14 +1,15 @@
-"""The trimmed runtime (``public/runtime/``, built by ``web/build_site.py`` from the official
+"""The trimmed runtime (``public/runtime/``, built by ``tools/build_site.py`` from the official
 files and the keep-lists): what the page loads, that it imports nothing outside the lists, and
 that a damaged or substituted runtime file is refused with its name."""
 
 import hashlib
 import zipfile
 
-import build_site
 import pytest
 import record_imports
 from playwright.sync_api import Page
+from site_build import runtime as site_runtime
+from site_build import wheel as site_wheel
 
 from .conftest import PUBLIC
 from .test_loading_failures import expect_load_error, retry_gets_advice
@@ -38,7 +39,7 @@ def test_the_page_imports_nothing_outside_the_keep_lists(make_context, server, r
             block.__exit__(None, None, None)
     assert found["stdlib"] and found["numpy"], "nothing recorded: the exercise did not reach Python"
     outside = record_imports.outside_lists(found)
-    assert not outside, "imported but not in web/keep-*.txt (run web/record_imports.py): " + ", ".join(outside)
+    assert not outside, "imported but not in tools/keep-*.txt (run tools/record_imports.py): " + ", ".join(outside)
 
 
 def test_the_trimmed_files_hold_exactly_the_keep_lists_and_are_the_ones_loaded(fresh_page: Page, server, runtime):
@@ -64,7 +65,7 @@ def test_the_trimmed_files_hold_exactly_the_keep_lists_and_are_the_ones_loaded(f
 def test_a_damaged_or_substituted_standard_library_is_refused(fresh_page: Page, server, cpython, runtime, kind):
     path = "/" + runtime["stdLibURL"].split("?", 1)[0]
     ours = (PUBLIC / path.lstrip("/")).read_bytes()
-    official = (build_site.pyodide_dir(build_site.pinned_pyodide_version()) / "python_stdlib.zip").read_bytes()
+    official = (site_runtime.pyodide_dir(site_runtime.pinned_pyodide_version()) / "python_stdlib.zip").read_bytes()
     body = ours[: len(ours) // 2] if kind == "truncated" else official
     with server.replace(path, body):
         fresh_page.goto(server.url(f"index.html?{QUERY}"))
@@ -86,14 +87,14 @@ def test_a_substituted_numpy_wheel_is_refused_by_its_sha256(warm_page: Page, ser
 
 
 def test_the_first_answer_imports_the_package_from_its_shipped_bytecode(fresh_page: Page, server) -> None:
-    """The wheel holds bytecode (web/compile_pyc.mjs) for exactly the modules the first answer imports,
+    """The wheel holds bytecode (tools/compile_pyc.mjs) for exactly the modules the first answer imports,
     and the worker's Python reads it instead of compiling the source: the modules have no docstring,
     which only the shipped bytecode leaves out. The modules imported later ship as source only."""
     (wheel,) = (PUBLIC / "py").glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         cached = sorted(n for n in archive.namelist() if n.endswith(".pyc"))
-    expected = build_site.first_answer_modules()
-    # yacht/core/__pycache__/advisor.cpython-312.pyc is the bytecode of yacht/core/advisor.py
+    expected = site_wheel.first_answer_modules()
+    # yacht/core/__pycache__/options.cpython-312.pyc is the bytecode of yacht/core/options.py
     assert sorted(f"{n.replace('/__pycache__', '').split('.')[0]}.py" for n in cached) == sorted(expected)
     fresh_page.goto(server.url(f"index.html?{QUERY}"))
     fresh_page.get_by_test_id("option").first.wait_for()

@@ -1,4 +1,4 @@
-"""A game in progress is never lost: it is kept on the device after every change (web/app/saved.js)
+"""A game in progress is never lost: it is kept on the device after every change (web/page/model/saved.js)
 and offered back when the site opens without a link, the keep and the dice entered mid-turn
 included, after the browser is closed and relaunched; another link keeps it resumable; a kept
 game can be deleted; blocked storage and a damaged record are said, never a crash.

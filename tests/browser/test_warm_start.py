@@ -1,4 +1,4 @@
-"""The warm start (``web/snapshot.js``): a later visit starts Python from the snapshot the first
+"""The warm start (``web/worker/snapshot.js``): a later visit starts Python from the snapshot the first
 visit saved, and any snapshot that is not this build's, or does not start, is a normal start."""
 
 import time

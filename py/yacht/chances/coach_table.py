@@ -34,10 +34,11 @@ from typing import Final
 
 import numpy as np
 
-from ..core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
+from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
 from ..core.rules import VARIANTS, score_table
 from ..core.states import N_MASKS, N_NU, REACHABLE_BY_UPPER
 from ..core.table import TableError, container, inflate, open_container, read_header
+from ..core.table_kinds import file_name as kind_file_name
 from .coach import N_COACH
 from .outcome import canonical_nu
 
@@ -52,7 +53,7 @@ _LOWER: Final = 1 << (N_CATEGORIES - N_UPPER)
 
 
 def file_name(variant: str, quantity: str) -> str:
-    return f"yacht-{variant}.{quantity}"
+    return kind_file_name("coach", variant, quantity)
 
 
 @cache
@@ -143,3 +144,21 @@ def decode(data: bytes, *, variant: str, quantity: str, source: str) -> np.ndarr
         return out[..., 0]
     canonical = canonical_nu(np.arange(N_MASKS)[:, None], np.arange(N_NU)[None, :])
     return out[np.arange(N_MASKS)[:, None], canonical, 1:]
+
+
+def consistent(coach: np.ndarray, tilde: np.ndarray) -> np.ndarray:
+    """The decoded coach values (``empty_coach`` layout, (4096, 64, 13)) made to add up as the solve's
+    do: at every state the points still to come are Ẽ = Σ_c E_c + 35·(B − [ν = 63]) exactly (``tilde``:
+    the same variant's (4096, 64) Ẽ); the files' rounding breaks that by up to about 0.015 points, so
+    each state's residual is spread evenly over its free categories' E_c (B stays as stored). The
+    projection onto that identity moves the values no farther from the solve than the rounding did
+    (in the sum of squares), and makes every option's Σ E_c + 35·B equal its expected score from Ẽ
+    to float rounding: the coach's terms of why then add up to the advice's gap. A new array."""
+    earned = np.arange(N_NU) >= BONUS_THRESHOLD
+    residual = tilde - coach[..., 1:].sum(axis=-1) - BONUS_POINTS * (coach[..., 0] - earned)
+    free = (np.arange(N_MASKS)[:, None] >> np.arange(N_CATEGORIES) & 1) == 0
+    count = free.sum(axis=1)
+    share = np.where(count[:, None] > 0, residual / np.maximum(count, 1)[:, None], 0.0)
+    out = coach.copy()
+    out[..., 1:] += share[..., None] * free[:, None, :]
+    return out

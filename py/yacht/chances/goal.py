@@ -1,6 +1,6 @@
 """Advice with a goal: the chance of winning against an opponent's sheet
 (``o=``), or of reaching a score (``t=``), for the position and every option,
-and the final-score distribution under the advisor's play.
+and the final-score distribution under the goal's play.
 
 ``goal_advice(position, tilde, advice)`` adds to the advisor's JSON
 (``Advice.to_json()``):
@@ -25,15 +25,11 @@ best for the goal. The answer's values are the best option's (roll 1–3) or
 the position's own (roll 0). ``"exact"``: true when every value is exact
 (``winning.EXACT_FREE`` free categories of mine at most, and for o= the
 opponent's distribution exact: ``outcome.EXACT_FREE`` at most); otherwise
-``"method"`` names the approximation (see ``spread``).
-
-``distribution(position, tilde)``: the final-score distribution from the
-position under the advisor's play (its best option), exact up to
-``outcome.EXACT_FREE`` free categories, else simulated (labelled, with its
-standard error); ``"play": "average"``.
+``"method"`` names the approximation (see ``spread``; beyond the exact range
+with the chunks loaded: ``calibration``). The opponent's law: ``opponent``.
 
 ``goal_distribution(position, tilde)``: with o= or t= and the goal exact (see
-``"exact"`` above), the same under the goal's play (its best option, as
+``"exact"`` above), the final-score distribution under the goal's play (its best option, as
 ``goal_advice`` ranks them, then the goal's choices at every later roll):
 ``"play": "goal"``; ``None`` where the goal is not exact.
 (With t= beyond that, up to six free categories: ``reach_play``.)
@@ -47,21 +43,19 @@ from typing import Final
 
 import numpy as np
 
-from ..core.advisor import advise, sheet_state
 from ..core.categories import FULL_MASK, N_CATEGORIES
-from ..core.dice import roll_index
+from ..core.options import advise, sheet_state
 from ..core.policy import successor
-from ..core.position import GoalUnavailable, Position
+from ..core.position import Position, free_categories
 from ..core.ranking import TIE, rank, simplicity
 from ..core.rules import Variant, score_table
-from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
-from .outcome import Distribution, Turn, canonical_nu, max_future, option_vector, solve_outcome
-from .reach_table import Chunk, chunk_of, chunks_for
-from .simulate import ByteDice, expected_play
+from .calibration import BLEND, CALIBRATED, calibrated_channels, calibration_shift
+from .opponent import OPPONENT_EXACT_FREE, opponent_law, required_spread
+from .outcome import Distribution, Turn, max_future
+from .reach_table import Chunk, Reach, chunk_of, chunks_for
 from .winning import (
     EXACT_FREE,
     approximate_goal_after,
-    normal_points,
     option_values,
     reach_payoff,
     root_turns,
@@ -70,140 +64,8 @@ from .winning import (
     win_payoff,
 )
 
-
-def _free(sheet: tuple[int | None, ...]) -> int:
-    return sum(v is None for v in sheet)
-
-
-OPPONENT_EXACT_FREE: Final = 4
-"""The most free categories of the opponent's for which their distribution is solved here (time);
-beyond, it is read from the law chunk of their mask (exact too) or, without chunks, approximated."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
 """``"method"`` of an answer whose chance is approximate without chunks (the spread table's law)."""
-BLEND: Final = 0.075
-"""The weight of the reach bound in a win chance beyond the exact range (the rest: the law of the
-advisor's play), fitted on the calibration positions of ``bench/bench_chances.py``."""
-BLENDED: Final = (
-    f"one exact turn, then {1 - BLEND:.3f} × the chance under the best average's exact law "
-    f"+ {BLEND:.3f} × the chance each score is played for (R)"
-)
-"""The blend of a win chance beyond the exact range when the chunks are loaded (the first part
-of its ``"method"``, ``CALIBRATED``)."""
-
-CALIBRATION: Final[dict[tuple[int, bool], float]] = {
-    **{(12, False): 0.018, (11, False): 0.019, (10, False): 0.022, (9, False): 0.027},
-    **{(8, False): 0.031, (7, False): 0.032, (6, False): 0.035, (5, False): 0.040},
-    **{(12, True): 0.057, (11, True): 0.059, (10, True): 0.062, (9, True): 0.069},
-    **{(8, True): 0.075, (7, True): 0.076, (6, True): 0.081, (5, True): 0.086},
-}
-"""Per stage beyond the exact range, (my free categories, whether I play second: the opponent
-has played this turn and has one free category fewer), the shift β of the logit of a win
-chance (win + draw/2), the same in both variants. The blend above is fitted to the goal DP,
-which is exact for a play that never looks at the opponent's sheet again; a player who follows
-the advice looks again at every turn, and wins more often than that. The second seat's β is
-the larger: before each of its turns, its last one too, it sees a turn of the opponent's that
-the chance did not. β is fitted on duel games of the shipped player
-(``bench/bench_calibration.py``) and checked on other games (figures in docs/benchmarks.md)."""
-CALIBRATED: Final = f"{BLENDED}, its logit then shifted by a calibration on duel games"
-"""``"method"`` of a win chance beyond the exact range when the chunks are loaded."""
-
-
-def calibration_shift(free: int, opponent_free: int) -> float:
-    """β of ``CALIBRATION`` for my ``free`` categories against the opponent's ``opponent_free``
-    (0 in the exact range)."""
-    return CALIBRATION.get((free, opponent_free < free), 0.0) if free > EXACT_FREE else 0.0
-
-
-def calibration_shifts(free: np.ndarray, opponent_free: np.ndarray) -> np.ndarray:
-    """``calibration_shift`` of many stages (``free``, ``opponent_free``: int arrays of one shape)."""
-    table = np.array([[calibration_shift(f, f - second) for second in (0, 1)] for f in range(N_CATEGORIES + 1)])
-    free = np.asarray(free)
-    return table[free, (np.asarray(opponent_free) < free).astype(int)]
-
-
-def calibrated(chance: np.ndarray, free: np.ndarray, opponent_free: np.ndarray) -> np.ndarray:
-    """Win chances (win + draw/2, any shape) with the ``calibration_shift`` of each one's
-    stage (``free``, ``opponent_free``: the same shape) applied to its logit (``shifted``)."""
-    return shifted(np.asarray(chance, dtype=float), calibration_shifts(free, opponent_free))
-
-
-def shifted(chance: np.ndarray, beta: np.ndarray | float) -> np.ndarray:
-    """``chance`` with its logit shifted by ``beta``: q·e^β / (q·e^β + 1 − q), so 0 and 1 stay
-    (float noise outside [0, 1] clipped first)."""
-    q = np.clip(chance, 0.0, 1.0)
-    odds = q * np.exp(beta)
-    return odds / (odds + (1.0 - q))
-
-
-def calibrated_channels(win: float, draw: float, beta: float) -> tuple[float, float]:
-    """(win, draw) with q = win + draw/2 shifted by ``beta`` in the logit to q′: for β > 0 the loss
-    and the draw are scaled by one factor r = (1 − q′)/(1 − q) < 1 (the rest goes to the win), for
-    β < 0 the win and the draw by q′/q; so win′ + draw′/2 = q′ and every chance stays in [0, 1]."""
-    q = win + draw / 2
-    if beta == 0.0 or not 0.0 < q < 1.0:
-        return win, draw
-    moved = float(shifted(np.array(q), beta))
-    if beta < 0.0:
-        return win * moved / q, draw * moved / q
-    r = (1.0 - moved) / (1.0 - q)
-    return 1.0 - r * (1.0 - win), r * draw
-
-
-Reach = Callable[[dict[str, list[int]]], dict[str, dict[int, Chunk]]]
-"""A loader of chunks: quantity ("reach", "law") → masks, to the same → {mask: ``reach_table.Chunk``}
-(``loader.Tables.chunks_of`` of one variant)."""
-
-
-def last_turns_chance(position: Position, tilde: np.ndarray) -> dict | None:
-    """With my sheet full and the opponent's not (their last turn to come, or turns): the chance
-    of winning as those turns go, under their best-expected play from their sheet (exact: their
-    law is solved, at most ``OPPONENT_EXACT_FREE`` free categories; ``None`` beyond, or when the
-    game is not at that point). ``{"win", "draw", "chance"}``, chance = win + draw/2."""
-    theirs = position.opponent
-    if theirs is None or not position.is_over or None not in theirs or _free(theirs) > OPPONENT_EXACT_FREE:
-        return None
-    mine = sheet_state(position.sheet)[2]
-    mask, nu, sigma = sheet_state(theirs)
-    law, _ = opponent_law(tilde, None, position.variant, mask, nu, sigma)
-    finals = law.score + np.arange(len(law.points))
-    win = float(law.points[finals < mine].sum())
-    draw = float(law.points[finals == mine].sum())
-    return {"win": win, "draw": draw, "chance": win + draw / 2}
-
-
-def opponent_law(
-    tilde: np.ndarray,
-    spread: Callable[[], np.ndarray] | None,
-    variant: Variant,
-    mask: int,
-    nu: int,
-    sigma: int,
-    exact_free: int = OPPONENT_EXACT_FREE,
-    memo: dict[tuple[int, int], Distribution] | None = None,
-    chunks: Reach | None = None,
-) -> tuple[Distribution, bool]:
-    """The opponent's final-score distribution under optimal-expected play from their state
-    (roll 0), and whether it is exact: solved up to ``exact_free`` free categories; beyond,
-    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point) or, without
-    chunks, a normal law of their future points (mean Ẽ, sd from the spread table) on whole
-    points. ``memo``: the laws of future points already found, for a caller that asks about
-    many sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
-    range (every state an exact solve passes is kept), else by (mask, ν)."""
-    solved = 12 - bin(mask).count("1") <= exact_free
-    memo = {} if memo is None else memo
-    key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if solved else (mask, nu)
-    if key not in memo:
-        most = max_future(variant, mask, nu)
-        if solved:
-            solve_outcome(tilde, variant, mask, nu, 0, memo)
-        elif chunks is not None:
-            chance = chunks({"law": [mask]})["law"][mask].at(np.array(nu), np.arange(most + 2))
-            memo[key] = Distribution(0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan"))
-        else:
-            sd = _spread_table(spread, "o")
-            memo[key] = Distribution(0, normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), most), float("nan"))
-    law = memo[key]
-    return Distribution(sigma, law.points, law.bonus), solved or chunks is not None
 
 
 def goal_turn(
@@ -255,7 +117,7 @@ def goal_after(
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
     if chunks is not None:
         return blended_after(chunks({"law": masks, "reach": masks}), variant, mask, nu, sigma, payoff), False
-    sd = _spread_table(spread, "o" if weights.size == 2 else "t")
+    sd = required_spread(spread, "o" if weights.size == 2 else "t")
     return approximate_goal_after(tilde, sd, variant, mask, nu, sigma, payoff, laws), False
 
 
@@ -287,18 +149,12 @@ def chunks_needed(position: Position) -> dict[str, list[int]]:
     if position.target is not None:
         return {"reach": chunks_for(mask)}
     wanted: dict[str, list[int]] = {"law": [], "reach": []}
-    if position.opponent is not None and _free(position.opponent) > OPPONENT_EXACT_FREE:
+    if position.opponent is not None and free_categories(position.opponent) > OPPONENT_EXACT_FREE:
         wanted["law"].append(sheet_state(position.opponent)[0])
-    if _free(position.sheet) > EXACT_FREE:
+    if free_categories(position.sheet) > EXACT_FREE:
         wanted["law"] += chunks_for(mask)
         wanted["reach"] += chunks_for(mask)
     return wanted
-
-
-def _spread_table(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
-    if spread is None:
-        raise GoalUnavailable(field, "outside the exact range the chance needs the spread table, and none is loaded")
-    return spread()
 
 
 @dataclass(frozen=True)
@@ -369,7 +225,7 @@ def solve_turn(
     method = None if exact and mine_exact else CALIBRATED if reach is not None else APPROXIMATION
     shift = 0.0
     if method == CALIBRATED and position.opponent is not None:
-        shift = calibration_shift(_free(position.sheet), _free(position.opponent))
+        shift = calibration_shift(free_categories(position.sheet), free_categories(position.opponent))
     return GoalTurn(root, after, weights, names, method is None, payoff, method, shift)
 
 
@@ -454,7 +310,7 @@ def _category_options(position: Position, tilde: np.ndarray) -> dict[int, dict]:
 
 def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     """The final-score distribution from ``position`` when playing for its goal (o= or t=):
-    ``distribution``'s fields with ``"play": "goal"``, exact; ``None`` unless the goal is
+    ``average_distribution.distribution``'s fields with ``"play": "goal"``, exact; ``None`` unless the goal is
     exact here (at most ``EXACT_FREE`` free categories of mine, and of the opponent's
     ``OPPONENT_EXACT_FREE``) and the game goes on.
 
@@ -466,9 +322,9 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     free categories (some 100–150 channels)."""
     if position.opponent is None and position.target is None:
         return None
-    if position.is_over or _free(position.sheet) > EXACT_FREE:
+    if position.is_over or free_categories(position.sheet) > EXACT_FREE:
         return None
-    if position.opponent is not None and _free(position.opponent) > OPPONENT_EXACT_FREE:
+    if position.opponent is not None and free_categories(position.opponent) > OPPONENT_EXACT_FREE:
         return None
     mask, nu, sigma = sheet_state(position.sheet)
     goal_payoff, goal_weights, names, _ = _goal_payoff(position, tilde, None)
@@ -499,41 +355,3 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
         vector = options[0][2]
     final = Distribution(sigma, vector[goal:-1].copy(), float(vector[-1]))
     return {**final.to_json(), "expected": final.expected, "exact": True, "play": "goal"}
-
-
-SIMULATED_GAMES: Final = 10_000
-"""Games simulated for a distribution outside the exact range."""
-
-
-def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None = None) -> dict:
-    """The final-score distribution from the position under the advisor's play (its best
-    option): ``{"from", "p", "bonus", "expected", "exact"}`` (``Distribution.to_json``).
-    Exact up to ``outcome.EXACT_FREE`` free categories; beyond, ``SIMULATED_GAMES``
-    simulated games (``rng``, default ``simulate.ByteDice`` seeded by the sheet's state
-    mask · 64 + ν: the same games in CPython and in the page), with ``"games"`` and
-    ``"standard_error"``: the largest standard error of one ``p`` entry."""
-    mask, nu, sigma = sheet_state(position.sheet)
-    rolled = position.roll > 0 and position.dice is not None and not position.is_over
-    if _free(position.sheet) > EXACT_DISTRIBUTION_FREE:
-        rng = rng or ByteDice(mask * 64 + nu)
-        start = (position.roll, roll_index(position.dice)) if rolled else None
-        points, bonus = expected_play(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
-        chances = np.bincount(points.astype(np.intp)) / SIMULATED_GAMES  # intp: int32 in Pyodide
-        final = Distribution(sigma, chances, float(bonus.mean()))
-        error = float(np.sqrt(chances * (1 - chances) / SIMULATED_GAMES).max())
-        return {
-            **final.to_json(),
-            "expected": final.expected,
-            "exact": False,
-            "games": SIMULATED_GAMES,
-            "standard_error": error,
-            "play": "average",
-        }
-    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
-    if not rolled:
-        vector = outcome.root.start[0]
-    else:
-        best = advise(position, tilde).options[0]
-        vector = option_vector(outcome, position.roll, position.dice, best.keep, best.category)
-    final = outcome.final(vector)
-    return {**final.to_json(), "expected": final.expected, "exact": True, "play": "average"}

@@ -247,7 +247,7 @@ def _keep_laws(
 def option_vector(
     outcome: Outcome, roll: int, dice: tuple[int, ...] | None, keep: tuple[int, ...] | None, category: int | None
 ) -> np.ndarray:
-    """The (L + 1,) vector of one option of the position (as ``advisor.Option`` names it):
+    """The (L + 1,) vector of one option of the position (as ``options.Option`` names it):
     roll 0 (or no option): the state's own; a keep at roll 1 or 2; a category at roll 3."""
     if roll == 0 or dice is None:
         return outcome.root.start[0]

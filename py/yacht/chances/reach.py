@@ -31,17 +31,7 @@ the columns), and a column whose options (R3's inputs, ``_option_values``) equal
 those of the column before it in k or in the group before it takes that column's
 R (``_first_equal``, 28 %): 60 % of a variant's 21.2–21.3 million columns are solved.
 
-The same layout holds S(s, k) = P(the points still to come are at least k) under
-the advisor's play (``solve_law_states``): the same turn with the advisor's
-category and keeps (``policy.expected_policy``) in place of the max, i.e. the
-exact law of the future points of best-average play. A fixed play needs no max
-per k: the turn of a state is solved once as the chance of ending in each
-(next state s′, gain) (``law_terms``), and then
-
-    S(s, k) = Σ_j chance_j · S(s′_j, k − gain_j)      (every k at once)
-
-which is the turn above with the max replaced by the play, rearranged (the same
-law to rounding, about 1e-15).
+The same layout holds the law S of the points still to come under the advisor's play: ``law``.
 """
 
 from functools import cache
@@ -56,15 +46,13 @@ from ..core.dice import (
     N_FACES,
     N_KEEPS,
     N_ROLLS,
-    ROLL_COUNTS,
     ROLL_OFFSET,
     ROLL_PROBABILITY,
     SIZE_OFFSETS,
     SUBKEEP_STEPS,
 )
-from ..core.policy import Policy, expected_policy
 from ..core.rules import Variant, score_table
-from ..core.solver import _HALVES, _ROLL_HIGH, _ROLL_LOW
+from ..core.solver import HALF_COUNTS, ROLL_HIGH_HALF, ROLL_LOW_HALF
 from ..core.states import N_MASKS, N_NU, REACHABLE
 from .outcome import canonical_nu, max_future
 
@@ -105,11 +93,11 @@ def canonical_states(mask: int) -> np.ndarray:
 def mask_size(variant: Variant, mask: int) -> int:
     """The columns ``solve_mask`` reads the options of: one per group of ν (``nu_groups``) and
     k = 1 … the most of the mask (a measure of its work, for handing out the largest first)."""
-    return len(nu_groups(mask)[0]) * int(_most_future(variant)[mask, canonical_states(mask)].max())
+    return len(nu_groups(mask)[0]) * int(max_future_table(variant)[mask, canonical_states(mask)].max())
 
 
 @cache
-def _distinct_scores(variant: Variant) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+def distinct_scores(variant: Variant) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """Per lower category: (its distinct scores (P,), each roll's index among them (252,))."""
     scores = score_table(variant)
     out = []
@@ -124,7 +112,7 @@ def _scoring_rolls(variant: Variant) -> tuple[tuple[np.ndarray, np.ndarray], ...
     """Per lower category: (the rolls where it scores points (R,), their rows among its
     distinct scores (R,))."""
     out = []
-    for values, index in _distinct_scores(variant):
+    for values, index in distinct_scores(variant):
         rows = np.flatnonzero(values[index] > 0)
         out.append((rows, index[rows]))
     return tuple(out)
@@ -180,7 +168,7 @@ def _option_plan(variant: Variant, mask: int) -> tuple[np.ndarray, np.ndarray, t
             bonus = np.where((firsts < BONUS_THRESHOLD) & (raised == BONUS_THRESHOLD), BONUS_POINTS, 0)
             nus, shift = canonical_nu(np.full(raised.shape, after), raised), points + bonus
         else:
-            values = _distinct_scores(variant)[c - N_UPPER][0]
+            values = distinct_scores(variant)[c - N_UPPER][0]
             nus, shift = np.broadcast_to(firsts, (len(values), len(firsts))), np.repeat(values[:, None], len(firsts), 1)
         spans[c] = (sum(len(r) for r in rows), sum(len(r) for r in rows) + len(shift))
         rows.append(after * N_NU + nus)
@@ -229,8 +217,8 @@ def _last_roll_plan(variant: Variant, spans: tuple) -> _LastRoll:
     """``_LastRoll`` of the mask whose options are ``spans`` (``_option_plan``)."""
     zero = [spans[c][0] for c in range(N_UPPER, N_CATEGORIES) if spans[c] and _score_values(variant, c)[0] == 0]
     halves = []
-    for first, of_roll in ((0, _ROLL_LOW), (3, _ROLL_HIGH)):
-        faces = [spans[first + k][0] + _HALVES[:, k] for k in range(3) if spans[first + k] is not None]
+    for first, of_roll in ((0, ROLL_LOW_HALF), (3, ROLL_HIGH_HALF)):
+        faces = [spans[first + k][0] + HALF_COUNTS[:, k] for k in range(3) if spans[first + k] is not None]
         if faces:
             halves.append((tuple(faces), of_roll))
     lower = []
@@ -275,7 +263,7 @@ def _last_roll(options: np.ndarray, plan: _LastRoll, rolls: np.ndarray, scratch:
 
 def _score_values(variant: Variant, category: int) -> np.ndarray:
     """The distinct scores of lower ``category``, ascending."""
-    return _distinct_scores(variant)[category - N_UPPER][0]
+    return distinct_scores(variant)[category - N_UPPER][0]
 
 
 class _Turn:
@@ -289,7 +277,7 @@ class _Turn:
         self.keeps = np.empty((N_KEEPS, size))
         self.scratch = np.empty((N_ROLLS, size))
         self.rolls = self.keeps[ROLL_OFFSET:]
-        self.parts = np.empty((2, len(_HALVES), size))  # for ``_last_roll``
+        self.parts = np.empty((2, len(HALF_COUNTS), size))  # for ``_last_roll``
         self.options = np.empty((0, size))
         self._reroll = []
         for n in range(N_DICE - 1, -1, -1):
@@ -338,7 +326,7 @@ def solve_mask(reach: np.ndarray, variant: Variant, mask: int) -> None:
     on each column alone, so a column's R does not depend on its block."""
     nus = canonical_states(mask)
     firsts, group = nu_groups(mask)
-    length = int(_most_future(variant)[mask, nus].max())
+    length = int(max_future_table(variant)[mask, nus].max())
     rows, shifts, spans = _option_plan(variant, mask)
     plan = _last_roll_plan(variant, spans)
     options = _option_values(reach, rows, shifts, length)
@@ -366,133 +354,8 @@ def lookup(reach: np.ndarray, mask: int, nu: int, need: int) -> float:
     return float(reach[mask, canonical, min(max(need, 0), reach.shape[2] - 1)])
 
 
-def end_chances(policy: Policy) -> np.ndarray:
-    """(252, B) the chance that a turn played by ``policy`` (a batch of B states) ends with
-    the dice τ, scored in ``policy.category[τ]``: stopping at roll 1 or 2 (keeping all
-    five) or rolling a third time. The forward view of ``outcome.play_turn``: the mass of
-    each keep goes to the rolls it can make, one die at a time (the transpose of
-    ``dice.reroll_expectation``)."""
-    n_states = policy.keep1.shape[1]
-    states = np.broadcast_to(np.arange(n_states), (N_ROLLS, n_states))
-    kept = np.bincount(
-        (policy.keep1 * n_states + states).ravel(),
-        np.broadcast_to(ROLL_PROBABILITY[:, None], states.shape).ravel(),
-        N_KEEPS * n_states,
-    ).reshape(N_KEEPS, n_states)
-    end = kept[ROLL_OFFSET:].copy()  # kept all five at roll 1
-    kept = np.bincount((policy.keep2 * n_states + states).ravel(), _reroll_forward(kept).ravel(), N_KEEPS * n_states)
-    kept = kept.reshape(N_KEEPS, n_states)
-    end += kept[ROLL_OFFSET:]  # kept all five at roll 2
-    end += _reroll_forward(kept)
-    return end
-
-
-def _reroll_forward(kept: np.ndarray) -> np.ndarray:
-    """(252, B) the chance of each roll after throwing the missing dice of the keeps whose
-    chances are the rows 0–209 of ``kept`` (462, B) (overwritten; the roll rows are not read)."""
-    kept[ROLL_OFFSET:] = 0.0
-    for size in range(N_DICE):
-        lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
-        share = kept[lo:hi] * (1.0 / N_FACES)
-        for f in range(N_FACES):
-            kept[CHILD[lo:hi, f]] += share  # one keep per child for a given face
-    return kept[ROLL_OFFSET:]
-
-
-class LawTerms(NamedTuple):
-    """A turn of a batch of states under a fixed play, as the (next state, gain) pairs it
-    can end in, each (J,), grouped by state (ascending): S(s, k) = Σ_j chance_j·S(s′_j, k − gain_j)."""
-
-    state: np.ndarray  # the state's index in the batch
-    mask: np.ndarray  # s′ = (mask, ν), ν canonical
-    nu: np.ndarray
-    gain: np.ndarray  # the points scored, bonus included
-    chance: np.ndarray
-
-
-def law_terms(policy: Policy, variant: Variant, masks: np.ndarray, nus: np.ndarray) -> LawTerms:
-    """The turn of the states (``masks``, ``nus``, each (B,)) under ``policy`` as ``LawTerms``:
-    the chance of ending with each roll (``end_chances``) summed over the rolls that score the
-    same points in the same category (``_OUTCOMES``)."""
-    n_states = len(masks)
-    categories, points, first, row_of_roll = _outcomes(variant)
-    outcome = first[policy.category] + row_of_roll[policy.category, np.arange(N_ROLLS)[:, None]]
-    chances = np.bincount(
-        (np.arange(n_states) * len(points) + outcome).ravel(),
-        end_chances(policy).ravel(),
-        n_states * len(points),
-    ).reshape(n_states, len(points))
-    state, j = np.nonzero(chances)
-    category, gain, mask, nu = categories[j], points[j], masks[state], nus[state]
-    upper = category < N_UPPER
-    raised = np.where(upper, np.minimum(nu + gain, BONUS_THRESHOLD), nu)
-    gain = gain + np.where(upper & (nu < BONUS_THRESHOLD) & (raised == BONUS_THRESHOLD), BONUS_POINTS, 0)
-    after = mask | 1 << category
-    return LawTerms(state, after, canonical_nu(after, raised), gain, chances[state, j])
-
-
 @cache
-def _outcomes(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct outcomes of scoring, every category's in turn (upper: 0–5 dice of its
-    face; lower: its distinct scores): (their category (O,), their points before the bonus
-    (O,), each category's first outcome (12,), each roll's outcome within its category
-    (12, 252))."""
-    categories, points = [], []
-    first = np.zeros(N_CATEGORIES, dtype=np.intp)
-    row_of_roll = np.zeros((N_CATEGORIES, N_ROLLS), dtype=np.intp)
-    for c in range(N_CATEGORIES):
-        first[c] = len(points)
-        if c < N_UPPER:
-            values = (c + 1) * np.arange(N_DICE + 1)
-            row_of_roll[c] = ROLL_COUNTS[:, c]
-        else:
-            values, row_of_roll[c] = _distinct_scores(variant)[c - N_UPPER]
-        categories += [c] * len(values)
-        points += values.tolist()
-    return np.array(categories), np.array(points), first, row_of_roll
-
-
-LAW_PAD: Final = 100
-"""Columns before k = 0 in the law's work array (``empty_law``): more than any one turn scores."""
-
-
-def law_shape(variant: Variant) -> tuple[int, int, int]:
-    """The shape of the law's work array: (4096, 64, ``LAW_PAD`` + width)."""
-    return N_MASKS, N_NU, LAW_PAD + width(variant)
-
-
-def empty_law(variant: Variant, zeros: np.ndarray | None = None) -> np.ndarray:
-    """The law's work array: (4096, 64, ``LAW_PAD`` + width) float64, column ``LAW_PAD`` + k
-    holding S(mask, ν, k) for k = −``LAW_PAD`` … width − 1 (``empty_reach``'s layout shifted),
-    so that every k − gain of a turn reads its own row: 0, except 1 for k ≤ 0 at the full
-    sheet (``solve_law_states`` sets it for the states it solves). In ``zeros`` (an array of
-    zeros of ``law_shape``) if given, else a new one."""
-    law = np.zeros(law_shape(variant)) if zeros is None else zeros
-    law[FULL_MASK, :, : LAW_PAD + 1] = 1.0
-    return law
-
-
-def solve_law_states(law: np.ndarray, tilde: np.ndarray, variant: Variant, masks: np.ndarray, nus: np.ndarray) -> None:
-    """S(mask, ν, k) = P(the points still to come are at least k) under the advisor's play on
-    ``tilde`` (``policy.expected_policy``), for every k, of a batch of canonical states
-    (``masks``, ``nus``, each (B,)) whose successors are solved in ``law`` (``empty_law``),
-    into it (in place). A fixed play makes a turn a mix of its successors' laws
-    (``law_terms``): S(s, k) = Σ_j chance_j·S(s′_j, k − gain_j), one shifted row each."""
-    terms = law_terms(expected_policy(tilde, score_table(variant), masks, nus), variant, masks, nus)
-    most = _most_future(variant)[masks, nus]
-    longest = int(most.max())
-    row = law.shape[2]
-    starts = (terms.mask * N_NU + terms.nu) * row + LAW_PAD + 1 - terms.gain  # k = 1 of s′, shifted
-    shifted = np.lib.stride_tricks.sliding_window_view(law.reshape(-1), longest)[starts]
-    shifted *= terms.chance[:, None]
-    values = np.add.reduceat(shifted, np.flatnonzero(np.diff(terms.state, prepend=-1)), axis=0)
-    state, k = np.nonzero(np.arange(longest) < most[:, None])
-    law[masks, nus, : LAW_PAD + 1] = 1.0
-    law[masks[state], nus[state], LAW_PAD + 1 + k] = values[state, k]
-
-
-@cache
-def _most_future(variant: Variant) -> np.ndarray:
+def max_future_table(variant: Variant) -> np.ndarray:
     """(4096, 64) ``outcome.max_future`` of every state of ``variant`` (read-only)."""
     below, at = (np.array([max_future(variant, m, nu) for m in range(N_MASKS)]) for nu in (0, BONUS_THRESHOLD))
     most = np.where(np.arange(N_NU) < BONUS_THRESHOLD, below[:, None], at[:, None])

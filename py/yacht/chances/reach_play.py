@@ -25,9 +25,9 @@ from typing import Final
 
 import numpy as np
 
-from ..core.advisor import sheet_state
 from ..core.categories import BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES
 from ..core.dice import N_ROLLS, roll_index
+from ..core.options import sheet_state
 from ..core.policy import Policy, first_best_keep, successor
 from ..core.position import Position
 from ..core.rules import Variant, score_table
@@ -96,7 +96,7 @@ def reach_play_distribution(
 ) -> dict:
     """The final-score distribution from ``position`` (with ``target``, at most
     ``REACH_PLAY_FREE`` free categories) under the target's play, simulated (module
-    docstring): ``goal.distribution``'s fields with ``"play": "goal"``, ``"exact": false``."""
+    docstring): ``average_distribution.distribution``'s fields with ``"play": "goal"``, ``"exact": false``."""
     assert position.target is not None
     mask, nu, sigma = sheet_state(position.sheet)
     loaded = chunks(later_masks(mask))

@@ -3,7 +3,7 @@
 Two quantities (``QUANTITIES``), each a folder beside the tables (``folder_name``):
 ``yacht-<variant>.reach/`` holds R(mask, ν, k) (``reach``: the largest chance
 that the points still to come reach k, each k played for itself) and
-``yacht-<variant>.law/`` holds S(mask, ν, k) (``reach.solve_law_states``: the
+``yacht-<variant>.law/`` holds S(mask, ν, k) (``law.solve_law_states``: the
 chance that they reach k under the advisor's play, the law of the future
 points). One file per mask that is not the full sheet, ``<mask as three
 lowercase hex digits>.chunk`` (``chunk_name``): 4,095 files per folder. A
@@ -36,6 +36,7 @@ Writing is deterministic: the same R gives the same bytes.
 """
 
 import zlib
+from collections.abc import Callable
 from functools import cache
 from typing import Final
 
@@ -45,6 +46,8 @@ from ..core.categories import FULL_MASK, N_CATEGORIES
 from ..core.rules import VARIANTS, Variant
 from ..core.states import N_NU
 from ..core.table import TableError, container, inflate, open_container, read_header
+from ..core.table_kinds import chunk_name as kind_chunk_name
+from ..core.table_kinds import file_name as kind_file_name
 from .outcome import canonical_nu, max_future
 from .reach import canonical_states
 
@@ -58,11 +61,11 @@ SCALE: Final = 65535
 
 
 def folder_name(variant: str, quantity: str = "reach") -> str:
-    return f"yacht-{variant}.{quantity}"
+    return kind_file_name(quantity, variant)
 
 
 def chunk_name(mask: int) -> str:
-    return f"{mask:03x}.chunk"
+    return kind_chunk_name(mask)
 
 
 def chunks_for(mask: int) -> list[int]:
@@ -131,6 +134,11 @@ FULL_CHUNK: Final = _full_chunk()
 def chunk_of(chunks: dict[int, Chunk], mask: int) -> Chunk:
     """The chunk of ``mask`` among ``chunks`` (the loaded ``chunks_for`` of a sheet), or ``FULL_CHUNK``."""
     return FULL_CHUNK if mask == FULL_MASK else chunks[mask]
+
+
+Reach = Callable[[dict[str, list[int]]], dict[str, dict[int, Chunk]]]
+"""A loader of chunks: quantity ("reach", "law") → masks, to the same → {mask: ``Chunk``}
+(``loader.Tables.chunks_of`` of one variant)."""
 
 
 def decode_chunk(

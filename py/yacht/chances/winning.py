@@ -169,7 +169,7 @@ def _level_successors(
     return out
 
 
-def _level_pairs(
+def level_pairs(
     next_values: np.ndarray,
     next_pairs: _Pairs,
     successors: list[_Successors],
@@ -240,7 +240,7 @@ def solve_goal_after(
     for j in range(len(pairs) - 2, 0, -1):
         values = np.concatenate(
             [
-                _level_pairs(
+                level_pairs(
                     values,
                     pairs[j + 1],
                     plan.successors[j],
@@ -251,7 +251,7 @@ def solve_goal_after(
                 for i in range(0, len(pairs[j].rows), chunk)
             ]
         )
-    return _root_after(values, plan)
+    return root_after(values, plan)
 
 
 class Plan(NamedTuple):
@@ -278,7 +278,7 @@ def _full_sheet_turn(payoff: np.ndarray, score: int) -> Turn:
     return Turn(empty[ROLL_OFFSET:], empty, empty, payoff[min(score, len(payoff) - 1)][None])
 
 
-def _root_after(values: np.ndarray, plan: Plan) -> dict[int, np.ndarray]:
+def root_after(values: np.ndarray, plan: Plan) -> dict[int, np.ndarray]:
     """Per free category of the root, the (252, K) channels after scoring it with each
     roll, from the values (P, K) of the pairs of the level after the root."""
     index = plan.pairs[1].index
@@ -365,7 +365,7 @@ def approximate_goal_after(
         table[b, : len(future)] = future
     finals = np.minimum(score + pairs.points[:, None] + np.arange(table.shape[1]), len(payoff) - 1)
     values = np.einsum("plk,pl->pk", payoff[finals], table[pairs.rows])
-    return _root_after(values, plan)
+    return root_after(values, plan)
 
 
 def option_values(

@@ -1,15 +1,34 @@
 """The coach's explanation in words (English, Japanese), from the JSON of ``api.explain_query``:
-the only place its structured data (``chances.coach.why``) becomes text on the command line.
+the only place its structured data (``chances.coach``: aims, plan, why) becomes text on the command
+line. The page draws the same words from the same JSON (``web/page/views/coach-lines.js``, its
+templates ``web/page/texts/texts-coach.js``), held equal to these by the browser tests.
 
-    Keep 4 4 6 6 (not 4 4): Full House 33 % vs 6 %, bonus 64 % vs 67 %, Yacht 0 % vs 20 %
-    4 4 6 6 を残す(4 4 ではなく): フルハウス 33 % 対 6 %、ボーナス 64 % 対 67 %、ヨット 0 % 対 20 %
+    Keep 4 4 (not 4 4 6 6): +2.4 bonus, +0.9 Yacht, −4.2 Full House … = +0.76 pts
+    4 4 を残す(4 4 6 6 ではなく): ボーナス +2.4、ヨット +0.9、フルハウス −4.2 … = +0.76 点
+    plays for Choice 67 % (avg 22.8), Full House 33 %, scratch Yacht 3 %; bonus 64 %
+
+An aim is told as a score ("Fours 49 % (avg 13.4)": how often the turn ends scoring in Fours, the
+mean of those scores) and a scratch ("scratch Yacht 20 %": how often it ends scoring 0 there), each
+in its place by how often it happens; at most ``MOST_ENTRIES``, those of at least 0.5 %. A why
+shows the terms its JSON says (``"shown"``: the largest, carrying most of the movement, with one
+in favour of the best), signed, then the total: the gap in expected final score.
 """
 
+import math
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from ..core.categories import NAMES_EN, NAMES_JA
+from ..core.position import parse_query
+from ..core.rules import VARIANTS, possible_scores
 
 LANGUAGES: Final = ("en", "ja")
+MOST_ENTRIES: Final = 4
+"""Entries an aims line names at most (then "…")."""
+LEAST_CHANCE: Final = 0.005
+"""An entry happening less often than this (under 1 % once rounded) is not named."""
+MINUS: Final = "\u2212"
+
 TEMPLATES: Final = {
     "en": {
         "keep": "Keep {dice}",
@@ -17,16 +36,30 @@ TEMPLATES: Final = {
         "stop": "Score {category} now",
         "score": "Score {category}",
         "not": "{option} (not {other})",
-        "vs": "{best} vs {other}",
-        "points": "{value:.1f} pts",
-        "bonus": "bonus",
-        "join": ", ",
-        "header": "{what}: {why}",
         "same": "{option}: the same as the best",
-        "plays": "plays for {aims}; bonus {bonus}",
-        "aim": "{category} {p} ({points:.1f})",
+        "plays": "plays for",
+        "plays_win": "to win, plays for",
+        "plays_reach": "to reach {target}, plays for",
+        "draw": "a straight draw:",
+        "draw_else": "else",
+        "entry": "{category} {p}",
+        "entry_avg": "{category} {p} (avg {avg})",
+        "scratch": "scratch {category} {p}",
+        "scores": "scores {points} in {category}",
+        "scratches": "scratches {category}",
+        "bonus": "bonus {p}",
+        "more": "…",
+        "join": ", ",
+        "then": "; ",
+        "bonus_term": "bonus",
+        "term": "{points} {name}",
+        "total": "= {total} pts",
+        "open": "keeps {category} open ({later} pts later vs {now} now)",
+        "dump": "scores {now} in {category} to keep the rest open",
+        "dump_scratch": "scratches {category} to keep the rest open",
+        "goal_win": "to win {best} vs {other}; on average",
+        "goal_reach": "to reach the target {best} vs {other}; on average",
         "why_best": "Why the best",
-        "goal": "for the goal: {aims}",
     },
     "ja": {
         "keep": "{dice} を残す",
@@ -34,23 +67,55 @@ TEMPLATES: Final = {
         "stop": "今 {category} に記入",
         "score": "{category} に記入",
         "not": "{option}({other} ではなく)",
-        "vs": "{best} 対 {other}",
-        "points": "{value:.1f} 点",
-        "bonus": "ボーナス",
-        "join": "、",
-        "header": "{what}: {why}",
         "same": "{option}: 最善と同じ",
-        "plays": "狙い {aims}; ボーナス {bonus}",
-        "aim": "{category} {p} ({points:.1f})",
+        "plays": "狙い",
+        "plays_win": "勝つための狙い",
+        "plays_reach": "{target} 点に届くための狙い",
+        "draw": "ストレート狙い:",
+        "draw_else": "ほかに",
+        "entry": "{category} {p}",
+        "entry_avg": "{category} {p}(平均 {avg})",
+        "scratch": "{category}を0点で消す {p}",
+        "scores": "{category}に{points}点",
+        "scratches": "{category}を0点で消す",
+        "bonus": "ボーナス {p}",
+        "more": "…",
+        "join": "、",
+        "then": "; ",
+        "bonus_term": "ボーナス",
+        "term": "{name} {points}",
+        "total": "= {total} 点",
+        "open": "{category}を残す(後で{later}点、今なら{now}点)",
+        "dump": "{category}に{now}点を入れて他を残す",
+        "dump_scratch": "{category}を0点で消して他を残す",
+        "goal_win": "勝率 {best} 対 {other}; 平均では",
+        "goal_reach": "目標到達 {best} 対 {other}; 平均では",
         "why_best": "最善の理由",
-        "goal": "目標のための狙い: {aims}",
     },
 }
 _NAMES: Final = {"en": NAMES_EN, "ja": NAMES_JA}
 
 
-def _percent(chance: float) -> str:
-    return f"{100 * chance:.0f} %"
+def fixed(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, rounded as JavaScript's toFixed rounds (the exact binary
+    value, a half away from zero), so that the page's words are these to the letter."""
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def percent(chance: float) -> str:
+    """A chance in whole percent: "38 %"."""
+    return f"{fixed(100 * chance, 0)} %"
+
+
+def signed(x: float, digits: int) -> str:
+    """``x`` with its sign ("+2.4", "−4.2"; the minus sign U+2212)."""
+    negative = x < 0 or math.copysign(1.0, x) < 0
+    return f"{MINUS if negative else '+'}{fixed(abs(x), digits)}"
+
+
+def whole(x: float) -> str:
+    """Points scored now: "24" (a score is a whole number)."""
+    return fixed(x, 0)
 
 
 def option_words(option: dict, lang: str = "en", short: bool = False) -> str:
@@ -67,54 +132,140 @@ def option_words(option: dict, lang: str = "en", short: bool = False) -> str:
     return dice if short else words["keep"].format(dice=dice)
 
 
-def difference_words(term: dict, lang: str = "en") -> str:
-    """One ``coach.why`` term: "Four Dice 38 % vs 29 %", "bonus 61 % vs 57 %", "Treys 10.1 pts vs 8.3 pts"."""
+def _entries(aims: list[dict], variant: str, lang: str) -> list[str]:
+    """The aims as entries, most likely first: a score (with its mean where the category has more
+    than one score above 0) and a scratch of each; those under ``LEAST_CHANCE`` left out."""
     words, names = TEMPLATES[lang], _NAMES[lang]
-    if term["kind"] == "bonus":
-        return f"{words['bonus']} " + words["vs"].format(best=_percent(term["best"]), other=_percent(term["other"]))
-    name = names[term["category"]]
-    if term["kind"] == "aim":
-        return f"{name} " + words["vs"].format(best=_percent(term["best"]), other=_percent(term["other"]))
-    best, other = (words["points"].format(value=term[k]) for k in ("best", "other"))
-    return f"{name} " + words["vs"].format(best=best, other=other)
+    possible = possible_scores(VARIANTS[variant])
+    found = []
+    for a in aims:
+        c, scratch = a["category"], a.get("scratch", 0.0)
+        scored = a["p"] - scratch
+        if scored >= LEAST_CHANCE:
+            several = sum(v > 0 for v in possible[c]) > 1
+            mean = a["p"] * a["mean_points"] / scored
+            key = "entry_avg" if several else "entry"
+            found.append((-scored, 0, c, words[key].format(category=names[c], p=percent(scored), avg=fixed(mean, 1))))
+        if scratch >= LEAST_CHANCE:
+            found.append((-scratch, 1, c, words["scratch"].format(category=names[c], p=percent(scratch))))
+    found.sort()
+    return [text for *_, text in found]
 
 
-def why_words(best: dict, other: dict, terms: list[dict], lang: str = "en") -> str:
-    """For ``terms`` (``coach.why`` of ``best`` against ``other``): "Keep 3 3 (not 3 3 5): Four Dice
-    38 % vs 29 %, bonus 61 % vs 57 %"."""
+def _listed(entries: list[str], lang: str) -> str:
     words = TEMPLATES[lang]
-    what = words["not"].format(option=option_words(best, lang), other=option_words(other, lang, short=True))
-    if not terms:
-        return words["same"].format(option=what)
-    return words["header"].format(what=what, why=words["join"].join(difference_words(t, lang) for t in terms))
+    shown = entries[:MOST_ENTRIES]
+    text = words["join"].join(shown)
+    return f"{text}{words['join']}{words['more']}" if len(entries) > MOST_ENTRIES else text
 
 
-def aims_words(option: dict, lang: str = "en", key: str = "aims") -> str:
-    """What an option plays for: "plays for Fours 49 % (13.4), Choice 14 % (21.5); bonus 72 %" (the
-    mean points in brackets); ``key`` "goal_aims": "for the goal: Fours 49 % (13.4), …"."""
+def aims_body(option: dict, variant: str, lang: str = "en", key: str = "aims") -> str:
+    """What an option plays for, after its lead words: "Fours 49 % (avg 13.4), scratch Yacht 20 %;
+    bonus 72 %"; a score now "scores 24 in Choice; bonus 64 %" or "scratches Yacht; …"; a straight
+    draw "B.Straight 31 %, S.Straight 40 %; else Deuces 47 % (avg 3.0); bonus 12 %" (its lead says
+    it is a draw). ``key`` "goal_aims": the aims under the goal's play, with no bonus chance (it is
+    the average play's)."""
     words, names = TEMPLATES[lang], _NAMES[lang]
-    aims = words["join"].join(
-        words["aim"].format(category=names[a["category"]], p=_percent(a["p"]), points=a["mean_points"])
-        for a in option[key]
-    )
+    plan = option.get("plan") if key == "aims" else None
+    bonus = [] if key == "goal_aims" else [words["bonus"].format(p=percent(option["bonus"]))]
+    if plan and plan["kind"] in ("score", "scratch"):
+        c = names[plan["category"]]
+        now = words["scratches"].format(category=c) if plan["kind"] == "scratch" else None
+        now = now or words["scores"].format(points=whole(plan["points"]), category=c)
+        return words["then"].join([now, *bonus])
+    aims = option[key]
+    if plan and plan["kind"] == "draw":
+        straights = [a for a in aims if a["category"] in plan["categories"]]
+        rest = [a for a in aims if a["category"] not in plan["categories"]]
+        parts = [_listed(_entries(straights, variant, lang), lang)]
+        others = _entries(rest, variant, lang)
+        if others:
+            parts.append(f"{words['draw_else']} {_listed(others, lang)}")
+        return words["then"].join([*parts, *bonus])
+    return words["then"].join([_listed(_entries(aims, variant, lang), lang), *bonus])
+
+
+def aims_lead(option: dict, lang: str = "en", key: str = "aims", target: int | None = None, goal: str = "") -> str:
+    """The lead words of an aims line: "plays for", "a straight draw:", or with ``key``
+    "goal_aims" "to win, plays for" / "to reach 200, plays for" (``goal``: "win" or "reach")."""
+    words = TEMPLATES[lang]
     if key == "goal_aims":
-        return words["goal"].format(aims=aims)
-    return words["plays"].format(aims=aims, bonus=_percent(option["bonus"]))
+        return words["plays_win"] if goal == "win" else words["plays_reach"].format(target=target)
+    plan = option.get("plan")
+    if plan and plan["kind"] == "draw":
+        return words["draw"]
+    if plan and plan["kind"] in ("score", "scratch"):
+        return ""
+    return words["plays"]
+
+
+def aims_words(option: dict, variant: str, lang: str = "en", key: str = "aims", **lead) -> str:
+    """The whole aims line: its lead (``aims_lead``) and body (``aims_body``)."""
+    head = aims_lead(option, lang, key, **lead)
+    body = aims_body(option, variant, lang, key)
+    return f"{head} {body}" if head else body
+
+
+def why_words(best: dict, other: dict, why: dict | None, lang: str = "en") -> str:
+    """Why ``best`` beats ``other`` (``why``: ``other``'s JSON why, ``coach.why`` and the api's
+    clauses): "Keep 4 4 (not 4 4 6 6): +2.4 bonus, +0.9 Yacht, −4.2 Full House … = +0.76 pts";
+    with a goal, the chances first ("to win 32 % vs 31 %; on average …"); a category kept open
+    ("keeps Four Dice open (13.2 pts later vs 30 now)") or a dump ("scores 2 in Aces to keep the
+    rest open") before the terms."""
+    words, names = TEMPLATES[lang], _NAMES[lang]
+    what = words["not"].format(option=option_words(best, lang), other=option_words(other, lang, short=True))
+    if not why or not why["shown"]:
+        return words["same"].format(option=what)
+    parts = []
+    if why.get("goal"):
+        goal = why["goal"]
+        key = "goal_win" if goal["measure"] == "win" else "goal_reach"
+        parts.append(words[key].format(best=percent(goal["best"]), other=percent(goal["other"])) + " ")
+    clauses = []
+    if why.get("dump"):
+        d = why["dump"]
+        key = "dump_scratch" if d["now"] == 0 else "dump"
+        clauses.append(words[key].format(now=whole(d["now"]), category=names[d["category"]]))
+    if why.get("open"):
+        o = why["open"]
+        clauses.append(
+            words["open"].format(category=names[o["category"]], later=fixed(o["later"], 1), now=whole(o["now"]))
+        )
+    if clauses:
+        parts.append(words["then"].join(clauses) + words["then"])
+    terms = why["terms"]
+    shown = [terms[i] for i in why["shown"]]
+    named = [
+        words["term"].format(
+            points=signed(t["points"], 1),
+            name=words["bonus_term"] if t["category"] == "bonus" else names[t["category"]],
+        )
+        for t in shown
+    ]
+    text = words["join"].join(named)
+    if len(shown) < len(terms):
+        text += f" {words['more']}"
+    parts.append(f"{text} {words['total'].format(total=signed(why['total'], 2))}")
+    return f"{what}: {''.join(parts)}"
 
 
 def render_explanation(result: dict, lang: str = "en") -> list[str]:
     """The lines the advice's text gains with ``--explain``: why the first option beats the
-    second, then what each option plays for."""
+    second, then what each option plays for (and, with a goal, under the goal's play) and why
+    the first beats it."""
     options = result.get("options", [])
     if not options:
         return []
+    variant = result["variant"]
+    position = parse_query(result["query"])
+    goal, target = ("win" if position.opponent is not None else "reach"), position.target
     lines = []
     if len(options) > 1:
-        lines.append(f"{TEMPLATES[lang]['why_best']}: {why_words(options[0], options[1], result['why'], lang)}")
+        lines.append(f"{TEMPLATES[lang]['why_best']}: {why_words(options[0], options[1], options[1]['why'], lang)}")
     for rank, option in enumerate(options, 1):
-        lines.append(f"{rank:>3}  {option_words(option, lang)}: {aims_words(option, lang)}")
-        if "goal_aims" in option and option["goal_aims"] != option["aims"]:
-            lines.append(f"     {aims_words(option, lang, 'goal_aims')}")
+        lines.append(f"{rank:>3}  {option_words(option, lang)}: {aims_words(option, variant, lang)}")
+        if "goal_aims" in option:
+            lines.append(f"     {aims_words(option, variant, lang, 'goal_aims', target=target, goal=goal)}")
         if rank > 1:
             lines.append(f"     {why_words(options[0], option, option['why'], lang)}")
     return lines

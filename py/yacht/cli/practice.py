@@ -35,18 +35,19 @@ from ..api import grade_query, review_query
 from ..core.categories import NAMES_EN
 from ..core.dice import roll_index
 from ..core.rules import VARIANTS, score_table
+from ..core.table import TableError
 from ..loader import Tables
 from ..play.game import CATEGORY_LETTERS
+from ..play.graded import LOSS_BINS
 from ..play.practice import Practice
 from ..play.practice_dice import SeedError, format_seed, parse_seed, random_seed
-from ..play.review import LOSS_BINS
 
 BIN_TEXT = {"optimal": "optimal", "below_0.1": "< 0.1", "0.1_to_1": "0.1–1", "1_to_5": "1–5", "above_5": "> 5"}
-"""How the summary names the ``review.LOSS_BINS``."""
+"""How the summary names the ``graded.LOSS_BINS``."""
 
 
 LOSS_UNITS = {"score": "pts", "win": "pp", "reach": "pp"}
-"""The unit of a review's losses by ``review.MEASURES``: points of expected final score, or
+"""The unit of a review's losses by ``graded.MEASURES``: points of expected final score, or
 percentage points of the goal's chance."""
 
 
@@ -61,14 +62,15 @@ def loss_summary(result: dict, digits: int) -> str:
     )
 
 
-def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = commands.add_parser(
-        "practice",
-        help="play a practice game with the advice hidden, graded after each choice or at the end",
-        description="A practice game: the dice come from a seed, choices are read one per line from stdin "
-        "('keep 446', 'keep' to roll all, a category letter a-l or name, 'quit'); every choice is graded "
-        "against the exact player.",
-    )
+HELP = "play a practice game with the advice hidden, graded after each choice or at the end"
+DESCRIPTION = (
+    "A practice game: the dice come from a seed, choices are read one per line from stdin "
+    "('keep 446', 'keep' to roll all, a category letter a-l or name, 'quit'); every choice is graded "
+    "against the exact player."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=None, help="the seed of the dice (1-6 of 0-9a-z; default: new)")
     parser.add_argument("--variant", choices=tuple(VARIANTS), default="official", help="the rules (default official)")
     parser.add_argument(
@@ -81,7 +83,17 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="grade after each choice (default) or only at the end",
     )
     parser.add_argument("--json", action="store_true", help="print only the review of the game as one JSON object")
-    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """``run_practice`` on standard input; 1 when a table is missing or damaged, 130 when interrupted."""
+    try:
+        return run_practice(args, args.tables)
+    except TableError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 def _seed(text: str) -> int:

@@ -6,7 +6,7 @@ and the reroll operators), ``rules`` (scoring per variant, ``official`` and ``st
 Ẽ(mask, ν)), ``table`` (the Ẽ table file: encode, decode, the container the chunk files share),
 ``policy`` (the advisor's play as arrays, for batches of states), ``position`` (the position
 format: the CLI's query and the page's URL), ``ranking`` (the one order and ranks of options, ties
-included) and ``advisor`` (the ranked options of one position).
+included) and ``options`` (the ranked options of one position).
 
 Imports: NumPy, the standard library and this layer only; every other layer builds on it.
 """

@@ -83,6 +83,11 @@ class Position(NamedTuple):
         return all(v is not None for v in self.sheet)
 
 
+def free_categories(sheet: tuple[int | None, ...]) -> int:
+    """How many categories of ``sheet`` are still free."""
+    return sum(v is None for v in sheet)
+
+
 def split_query(query: str, known: tuple[str, ...] = PARAMETERS) -> dict[str, str]:
     """The parameters of a query string (or URL), each at most once and all ``known``."""
     query = query.split("#", 1)[0]  # a fragment is not part of the query, whatever it holds

@@ -100,7 +100,9 @@ def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(halves, dtype=np.intp), low, high
 
 
-_HALVES, _ROLL_LOW, _ROLL_HIGH = _half_counts()
+HALF_COUNTS, ROLL_LOW_HALF, ROLL_HIGH_HALF = _half_counts()
+"""The count vectors of three faces (``_half_counts``), and each roll's index among them for its
+faces 1–3 and for its faces 4–6 (``best_upper``; ``chances.reach`` takes its max the same way)."""
 
 
 def best_upper(after: list[np.ndarray | None], out: np.ndarray, scratch: np.ndarray) -> None:
@@ -113,12 +115,12 @@ def best_upper(after: list[np.ndarray | None], out: np.ndarray, scratch: np.ndar
     where none is free).
     """
     parts = []
-    for first, of_roll in ((0, _ROLL_LOW), (3, _ROLL_HIGH)):
+    for first, of_roll in ((0, ROLL_LOW_HALF), (3, ROLL_HIGH_HALF)):
         faces = [k for k in range(3) if after[first + k] is not None]
         if faces:
-            part = after[first + faces[0]][_HALVES[:, faces[0]]]
+            part = after[first + faces[0]][HALF_COUNTS[:, faces[0]]]
             for k in faces[1:]:
-                np.maximum(part, after[first + k][_HALVES[:, k]], out=part)
+                np.maximum(part, after[first + k][HALF_COUNTS[:, k]], out=part)
             parts.append((part, of_roll))
     if not parts:
         out.fill(-np.inf)

@@ -62,6 +62,7 @@ import numpy as np
 from .categories import BONUS_POINTS, FULL_MASK, N_CATEGORIES, N_UPPER
 from .rules import VARIANTS, Variant, possible_scores
 from .states import N_MASKS, N_NU, REACHABLE, REACHABLE_BY_UPPER
+from .table_kinds import file_name as kind_file_name
 
 MAGIC: Final = b"\x89YACHT\r\n"
 VERSION: Final = (1, 0)
@@ -134,11 +135,11 @@ class Table(NamedTuple):
 
 
 def file_name(variant: str) -> str:
-    return f"yacht-{variant}.table"
+    return kind_file_name("table", variant)
 
 
 def spread_file_name(variant: str) -> str:
-    return f"yacht-{variant}.spread.table"
+    return kind_file_name("spread", variant)
 
 
 def encode_spread(variant: str, sd: np.ndarray) -> bytes:

@@ -6,7 +6,7 @@ choices vectorized across games by ``simulate.play_turns``), in blocks of
 ``policy.expected_policy`` (``simulate.expected_policies``: once per distinct
 state). The win-aware player, at the start of each of its turns, takes the
 goal's values after each category against the opponent's sheet as it stands
-(``goal.goal_after`` with ``goal.opponent_law``: exact up to ``exact_free``
+(``goal.goal_after`` with ``opponent.opponent_law``: exact up to ``exact_free``
 free categories of its own, one exact turn and a normal law before) and then,
 for every roll, the option with the best win + draw/2 (ties: the lowest
 category; the first keep in ``subkeeps`` order). ``win_aware_policy`` does this
@@ -17,7 +17,7 @@ seat in the first half of each block's games and the second seat in the other ha
 
 Calibration points: at the start of each of the win-aware player's turns, its
 predicted win + draw/2 (with the chunks and the shipped exact range, as the advice shows
-it: ``goal.CALIBRATION`` applied beyond the exact range), the game's result (1 win, ½ draw,
+it: ``calibration.CALIBRATION`` applied beyond the exact range), the game's result (1 win, ½ draw,
 0 loss) and the turn (0–11).
 A calibrated prediction is a martingale: its mean over the games is the same at every
 turn, so ``drift`` (each turn's predictions minus those of a reference turn, game by
@@ -35,8 +35,11 @@ from typing import Final
 
 import numpy as np
 
-from ..chances.goal import EXACT_FREE, Reach, calibrated, goal_after, opponent_law
+from ..chances.calibration import calibrated
+from ..chances.goal import EXACT_FREE, goal_after
+from ..chances.opponent import opponent_law
 from ..chances.outcome import Distribution, max_future
+from ..chances.reach_table import Reach
 from ..chances.simulate import expected_policies, play_turns
 from ..chances.winning import root_turns, win_payoff
 from ..core.categories import N_CATEGORIES
@@ -86,7 +89,7 @@ def win_aware_policy(
 ) -> tuple[Policy, np.ndarray]:
     """The win-aware choices for every roll of a turn of N games, and the predicted
     win + draw/2 at the turn's start. ``mine``, ``theirs``: (N, 3) (mask, ν, σ) of the
-    player to move and of its opponent (whose law is ``goal.opponent_law``). Returns a
+    player to move and of its opponent (whose law is ``opponent.opponent_law``). Returns a
     ``Policy`` of (252, N) columns and (N,) chances."""
     memo = Memo() if memo is None else memo
     for laws in (memo.laws, memo.opponents):
@@ -105,7 +108,7 @@ def win_aware_policy(
     parts = [_choices(afters[i : i + TURN_CHUNK], weights) for i in range(0, len(afters), TURN_CHUNK)]
     policy = Policy(*(np.concatenate([p[0][k] for p in parts], axis=1) for k in range(3)))
     chances = np.concatenate([p[1] for p in parts])
-    if chunks is not None and exact_free == EXACT_FREE:  # as the advice shows them (goal.CALIBRATION)
+    if chunks is not None and exact_free == EXACT_FREE:  # as the advice shows them (calibration.CALIBRATION)
         chances = calibrated(chances, _free(mine[:, 0]), _free(theirs[:, 0]))
     return policy, chances
 

@@ -5,7 +5,7 @@ A practice game is a game record with a seed (``game``: ``p=``); its dice are th
 ``review`` grades it (``review.grade_last``) and the finished game by ``review.review``, so a
 practice game's grades are those of ``python -m yacht review`` on its record.
 
-The opponent (optional) plays the option of the highest expected final score (``advisor.first_by_value``:
+The opponent (optional) plays the option of the highest expected final score (``options.first_by_value``:
 exact ties in index order, fixed so that records replay) with its own dice from the same seed (player 2): its whole game
 follows from the seed and the rules alone, whatever I choose, so ``opponent_game`` computes it
 once. I sit first: their i-th turn comes after my i-th.
@@ -16,9 +16,9 @@ from typing import Final
 
 import numpy as np
 
-from ..core.advisor import first_by_value
 from ..core.categories import N_CATEGORIES, NAMES_EN
 from ..core.dice import N_DICE, roll_index
+from ..core.options import first_by_value
 from ..core.position import Position
 from ..core.rules import Variant, score_table
 from .game import MAX_ROLLS, Game, GameError, Turn, format_game, replay

@@ -15,7 +15,7 @@ x ·= 0x846CA68B; x ^= x >> 16, all mod 2³²). ``h mod 6`` favours faces 1–4 
 far below anything a game can show. A roll keeps the dice kept and throws the others: the dice
 after roll r are the kept ones and the first 5 − (number kept) faces of (player, turn, r), so the
 same choices meet the same dice and every turn's first roll is the same whatever was chosen
-before. The page's JavaScript (``web/app/practice-dice.js``) computes the same faces, held to
+before. The page's JavaScript (``web/page/model/practice-dice.js``) computes the same faces, held to
 these by the golden cases (``tests/golden/format_cases.py``).
 """
 

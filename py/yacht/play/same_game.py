@@ -1,6 +1,6 @@
 """When two game records are one game: the identity of a game kept on the device.
 
-The page keeps each game once (``web/app/saved.js``): a reload, Back or Forward, a link opened
+The page keeps each game once (``web/page/model/saved.js``): a reload, Back or Forward, a link opened
 again or in a second tab continue the game kept, and copies of one game found on the device are
 merged into the longest. Which records are one game is decided here:
 

@@ -1,0 +1,118 @@
+"""The builders of the table kinds (``yacht.core.table_kinds``: each kind's ``builder`` names one
+here), and the timing and writing they share.
+
+A builder is called as ``builder(out, kind, name, tilde, data)``: the tables' folder, the kind's
+name (its files: ``table_kinds.file_name``), the variant's name, its solved Ẽ table (float64)
+and that table's file bytes (``table.encode``: the kinds that follow the advisor's play read it
+back from them, as the advisor does). It writes every file of its kind of that variant into
+``out`` and returns ``(solved, written, figure)``: the two timings of ``timed`` and a line
+saying what it wrote.
+"""
+
+import time
+from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows: this process's CPU only
+    resource = None
+
+import numpy as np
+from yacht.chances.reach_table import encode_chunk
+from yacht.core.categories import FULL_MASK
+from yacht.core.rules import VARIANTS
+from yacht.core.table import decode, encode_spread
+from yacht.core.table_kinds import chunk_name, file_name
+
+from build_table.coach import solve_coach, write_coach
+from build_table.solve import fork_map, solve_law, solve_reach, solve_spread
+
+
+def build_table(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    """The Ẽ table itself (solved by the caller: ``solved`` None, the caller's solve)."""
+    written, path = timed(write_bytes, out / file_name(kind, name), data)
+    return None, written, f"E(empty sheet) = {tilde[0, 0]:.9f}, wrote {path} ({len(data):,} bytes)"
+
+
+def build_spread(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    solved, sd = timed(solve_spread, VARIANTS[name], tilde)
+    spread = encode_spread(name, sd)
+    written, path = timed(write_bytes, out / file_name(kind, name), spread)
+    return solved, written, f"sd(empty sheet) = {sd[0, 0]:.6f}, wrote {path} ({len(spread):,} bytes)"
+
+
+def build_reach(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    solved, values = timed(solve_reach, VARIANTS[name])
+    return (solved, *chunks_built(out, name, kind, values))
+
+
+def build_law(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    # the advisor's play as shipped: on the table file as the advisor reads it back
+    solved, values = timed(solve_law, VARIANTS[name], decode(data).tilde)
+    return (solved, *chunks_built(out, name, kind, values))
+
+
+def build_coach(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    solved, coach = timed(solve_coach, VARIANTS[name], decode(data).tilde)  # the shipped play
+    written, figure = timed(write_coach, out, name, coach)
+    return solved, written, figure
+
+
+def chunks_built(out: Path, name: str, quantity: str, values: np.ndarray) -> tuple:
+    """(written, figure) of the chunks of ``quantity`` (a chunked kind) of variant ``name``."""
+    folder = out / file_name(quantity, name)
+    written, sizes = timed(write_chunks, folder, name, quantity, values)
+    figure = (
+        f"P(150 or more from the empty sheet) = {values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks to "
+        f"{folder} ({sum(sizes):,} bytes, the largest {max(sizes):,})"
+    )
+    return written, figure
+
+
+def timed(function, *args):
+    """((wall seconds, CPU seconds), ``function(*args)``): CPU of this process and of the
+    worker processes it waited for (every solve's and writer's pool is closed when it returns)."""
+    start, cpu = time.perf_counter(), cpu_seconds()
+    result = function(*args)
+    return (time.perf_counter() - start, cpu_seconds() - cpu), result
+
+
+def cpu_seconds() -> float:
+    """User and system CPU seconds of this process and of its children that have ended."""
+    if resource is None:
+        return time.process_time()
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def seconds(timing: tuple[float, float]) -> str:
+    """``timed``'s figures as printed: "12.34 s (24.1 s of CPU)"."""
+    return f"{timing[0]:.2f} s ({timing[1]:.1f} s of CPU)"
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+_VALUES: dict = {}  # the chunks' values, for the forked writers
+
+
+def _write_masks(folder: Path, name: str, quantity: str, first: int, stop: int) -> list[int]:
+    """Write the chunks of masks ``first`` … ``stop`` − 1; their sizes."""
+    values = _VALUES["values"]
+    return [
+        (folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity)) for m in range(first, stop)
+    ]
+
+
+def write_chunks(folder: Path, name: str, quantity: str, values: np.ndarray) -> list[int]:
+    """Write the 4,095 chunks of ``quantity`` of variant ``name`` from ``values`` (4096, 64, width),
+    encoded by two forked workers; the size of each chunk, by mask."""
+    folder.mkdir(exist_ok=True)
+    _VALUES["values"] = values
+    try:
+        parts = [(folder, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]
+        return [size for sizes in fork_map(_write_masks, parts) for size in sizes]
+    finally:
+        _VALUES.clear()

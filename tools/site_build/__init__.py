@@ -1,0 +1,9 @@
+"""The site build's steps, one module per concern (``tools/build_site.py`` runs them in order):
+
+- ``bundle``: the page's files and its bundled scripts and stylesheet;
+- ``runtime``: Pyodide, and the runtime trimmed from the verified official files (stdlib, NumPy);
+- ``wheel``: our package's wheel and its bytecode;
+- ``data``: ``rules.json`` and ``build.json``;
+- ``offline``: the icons, the web app manifest and the service worker's precache list;
+- ``common``: the paths and helpers they share.
+"""

@@ -1,0 +1,58 @@
+// Offline: the service worker ------------------------------------------------------------------
+
+import { store, update } from "../state/store.js";
+
+export let swRegistered = false;
+export let updating = false;
+
+/** Register sw.js (once the worker has loaded, so its downloads do not slow the first load).
+ * "Ready to work offline" when the first worker takes over this page; "Update available"
+ * when a new version waits; its Reload button lets it take over and reloads the page. */
+export async function registerServiceWorker() {
+  if (swRegistered || !("serviceWorker" in navigator)) return;
+  swRegistered = true;
+  const container = navigator.serviceWorker;
+  const hadController = container.controller !== null;
+  let registration;
+  try {
+    registration = await container.register("sw.js", { scope: "./", updateViaCache: "none" });
+  } catch (error) {
+    console.warn("The page works online only: no service worker.", error);
+    return;
+  }
+  if (!registration) return; // registration refused without an error (e.g. by a test harness)
+  const watch = (worker) => {
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed" && container.controller) showAppNote("update", registration);
+      if (worker.state === "activated" && !hadController) showAppNote("offline");
+    });
+  };
+  if (registration.waiting && container.controller) showAppNote("update", registration);
+  watch(registration.installing);
+  registration.addEventListener("updatefound", () => watch(registration.installing));
+  // A new version took over (here, or in another tab of the page): reload, so that the page
+  // never runs against another version's files. The first worker's takeover is not a change.
+  container.addEventListener("controllerchange", () => {
+    if (updating || hadController) location.reload();
+  });
+}
+
+/** How long "Ready to work offline" stays in the title's place (ms). */
+const OFFLINE_NOTE_MS = 6000;
+
+let timer = null;
+
+/** The note in the title's place: {kind: "offline" | "update"}. "offline" goes by itself;
+ * "update" stays until its Reload is pressed (the page works on meanwhile). */
+export function showAppNote(kind, registration = null) {
+  clearTimeout(timer);
+  update("appNote", (s) => (s.appNote = { kind, registration }));
+  if (kind === "offline") timer = setTimeout(() => update("appNote", (s) => (s.appNote = null)), OFFLINE_NOTE_MS);
+}
+
+export function reloadForUpdate() {
+  const waiting = store.appNote?.registration?.waiting;
+  if (!waiting) return location.reload();
+  updating = true;
+  waiting.postMessage({ type: "skip-waiting" });
+}

@@ -1,0 +1,90 @@
+// Messages to the worker (worker.js: Pyodide + NumPy + our package): requests with ids, and one
+// "latest request wins" queue that the advice and the review both use.
+
+/** The worker index.html started before the modules loaded, with what it said meanwhile; once. */
+function takeEarlyWorker() {
+  const early = globalThis.yachtEarlyWorker;
+  globalThis.yachtEarlyWorker = undefined;
+  return early;
+}
+
+/** Messages to the worker: each request has an id; its reply settles the request's promise. */
+export class WorkerClient {
+  constructor(onProgress) {
+    this.pending = new Map();
+    this.nextId = 1;
+    const early = takeEarlyWorker();
+    this.worker = early?.worker ?? new Worker(new URL("worker.js", document.baseURI), { type: "module" });
+    this.worker.onmessage = ({ data }) => {
+      if (data.type === "progress") return onProgress(data);
+      const request = this.pending.get(data.id);
+      if (!request) return;
+      this.pending.delete(data.id);
+      if ("error" in data) request.reject(data.error);
+      else request.resolve(data.result);
+    };
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      const message = event.message || "worker.js or pyodide/pyodide.mjs could not be loaded";
+      this.failure = { kind: "load", step: "runtime", message };
+      this.failAll(this.failure);
+    };
+    for (const event of early?.said ?? []) {
+      if (event.type === "error") this.worker.onerror(event);
+      else this.worker.onmessage(event);
+    }
+  }
+
+  call(action, args = {}) {
+    if (this.failure) return Promise.reject(this.failure); // the worker failed before this call
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, action, args });
+    });
+  }
+
+  failAll(error) {
+    for (const request of this.pending.values()) request.reject(error);
+    this.pending.clear();
+  }
+
+  terminate() {
+    this.worker.terminate();
+    this.failAll({ kind: "cancelled", message: "stopped" });
+  }
+}
+
+/** One request at a time; while one runs, only the latest wish waits (older wishes are dropped).
+ *
+ * `send(request)` returns a promise; `done(request, result)` or `failed(request, error)` is called
+ * with its outcome; `canSend()` says whether requests can go out now (the worker has loaded):
+ * call `pump()` again when it becomes true. */
+export class LatestRequest {
+  constructor({ send, done, failed, canSend }) {
+    Object.assign(this, { send, done, failed, canSend });
+    this.wanted = null;
+    this.busy = false;
+  }
+
+  /** Ask for `request`; it replaces any request still waiting. */
+  want(request) {
+    this.wanted = request;
+    this.pump();
+  }
+
+  async pump() {
+    if (this.busy || this.wanted === null || !this.canSend()) return;
+    const request = this.wanted;
+    this.wanted = null;
+    this.busy = true;
+    try {
+      this.done(request, await this.send(request));
+    } catch (error) {
+      this.failed(request, error);
+    } finally {
+      this.busy = false;
+    }
+    this.pump();
+  }
+}

@@ -1,0 +1,120 @@
+// The final-score histogram of a position with a goal: yacht.api.distribution_query's
+// {"from", "p": [P(from), P(from + 1), …], "bonus", "expected", "exact", "games"?,
+// "standard_error"?, "play"} under the advised play ("goal": playing for the goal, where that is
+// exact; "average": for the best average), drawn as an SVG bar per final score, with the mean,
+// the chance of the upper bonus, how it was computed and, with t=, the score to reach.
+// One element data-testid="histogram" with data-query, data-expected, data-bonus, data-exact,
+// data-play.
+
+import { $, el, svgEl } from "./dom.js";
+import { readQuery } from "../model/formats.js";
+import { store } from "../state/store.js";
+import { formatExpected, t } from "../texts/texts.js";
+import { formatChance } from "../texts/texts-goal.js";
+import { tickStep } from "./chart.js";
+
+/** What is drawn: the query and the language (the advice is rendered on every change; the chart
+ * only when one of them changes). */
+let drawn = null;
+
+/** Draw `store.histogram` ({query, result} or {query, error}) if it is the position shown's. */
+export function renderHistogram() {
+  const box = $("#histogram");
+  const shown = store.histogram;
+  const current = store.shown?.action === "advise" ? store.shown.result?.query : null;
+  if (!shown || shown.query !== current || store.game) {
+    box.hidden = true;
+    drawn = null;
+    return;
+  }
+  box.hidden = false;
+  const key = `${shown.query}|${store.language}|${shown.error ? "error" : "result"}`;
+  if (key === drawn) return;
+  drawn = key;
+  box.dataset.query = shown.query;
+  if (shown.error) {
+    box.replaceChildren(el("p", { class: "hint", text: t("histogramFailed") }));
+    return;
+  }
+  const d = shown.result.distribution;
+  Object.assign(box.dataset, {
+    expected: String(d.expected),
+    bonus: String(d.bonus),
+    exact: String(d.exact),
+    play: d.play,
+  });
+  const target = readQuery(shown.query).target;
+  const title =
+    d.play === "average"
+      ? t("histogramTitle")
+      : target === null
+        ? t("histogramTitleWin")
+        : t("histogramTitleReach", target);
+  const how = d.exact ? t("exact") : t("histogramSimulated", d.games, (100 * d.standard_error).toFixed(2));
+  const facts = [t("histogramMean", formatExpected(d.expected)), t("histogramBonus", formatChance(d.bonus)), how];
+  if (target !== null) facts.push(t("reachChance", target, formatChance(reach(d, target))));
+  box.replaceChildren(
+    el("h3", { text: title }),
+    chart(d, target),
+    el("p", { class: "hint histogram-facts", text: facts.join(" · ") }),
+  );
+}
+
+/** P(final ≥ target) of a distribution. */
+function reach(d, target) {
+  return d.p.reduce((sum, p, i) => (d.from + i >= target ? sum + p : sum), 0);
+}
+
+/** The bars: final scores with a chance ≥ 0.05 % (and the target) on the x axis. */
+function chart(d, target) {
+  const shown = d.p.map((p, i) => [d.from + i, p]).filter(([, p]) => p >= 0.0005);
+  const lo = Math.min(shown[0][0], target ?? Infinity);
+  const hi = Math.max(shown.at(-1)[0], target ?? -Infinity);
+  const top = Math.max(...shown.map(([, p]) => p));
+  const width = Math.max(280, Math.round($("#goal").clientWidth - 24 || 340));
+  const height = 150;
+  const pad = { left: 8, right: 8, top: 8, bottom: 24 };
+  const span = Math.max(hi - lo + 1, 1);
+  const bar = (width - pad.left - pad.right) / span;
+  const x = (score) => pad.left + (score - lo) * bar;
+  const y = (p) => pad.top + (1 - p / top) * (height - pad.top - pad.bottom);
+  const step = tickStep(span, 5);
+  const ticks = [];
+  for (let s = Math.ceil(lo / step) * step; s <= hi; s += step) ticks.push(s);
+  return svgEl(
+    "svg",
+    {
+      class: "histogram-chart",
+      viewBox: `0 0 ${width} ${height}`,
+      role: "img",
+      "aria-label": t("histogramDesc", formatExpected(d.expected), lo, hi),
+    },
+    ...shown.map(([score, p]) =>
+      svgEl("rect", {
+        class: target !== null && score >= target ? "bar reached" : "bar",
+        x: x(score).toFixed(2),
+        y: y(p).toFixed(2),
+        width: Math.max(bar - (bar > 3 ? 1 : 0), 0.6).toFixed(2),
+        height: (height - pad.bottom - y(p)).toFixed(2),
+        "data-value": String(p),
+      }),
+    ),
+    svgEl("line", {
+      class: "axis",
+      x1: pad.left,
+      x2: width - pad.right,
+      y1: height - pad.bottom,
+      y2: height - pad.bottom,
+    }),
+    ...ticks.map((s) =>
+      svgEl(
+        "text",
+        { class: "tick", x: (x(s) + bar / 2).toFixed(1), y: height - 8, "text-anchor": "middle" },
+        String(s),
+      ),
+    ),
+    target === null
+      ? ""
+      : svgEl("line", { class: "target", x1: x(target), x2: x(target), y1: pad.top, y2: height - pad.bottom }),
+  );
+}

@@ -1,0 +1,66 @@
+// Service worker: the whole site (page, Pyodide, NumPy, our wheel, both tables)
+// in one versioned cache, so that after one visit the page works with no network;
+// the spread tables and chunks a goal fetched and the coach's files (once an explanation is
+// asked for) are added to it as they come.
+//
+// precache.js (written by tools/build_site.py) sets self.PRECACHE = {version, urls, kept}:
+// the version is a hash of every precached file, so a new build is a new cache
+// and, since the page registers this worker with updateViaCache "none" and the
+// browser byte-checks imported scripts, a new service worker; kept lists the tables fetched
+// later (their files, and the folders of the chunked ones), kept once fetched.
+//
+// Life cycle: install fills the new version's cache (each file revalidated with
+// the server, never a stale HTTP-cache copy); the new worker then waits until the
+// page posts {type: "skip-waiting"} (the page's "update available"), so a page
+// never runs against another version's files; activate deletes the other
+// versions' caches and takes control of open pages (the first visit included).
+importScripts("precache.js");
+
+const PREFIX = "yacht-advisor-";
+const CACHE = PREFIX + self.PRECACHE.version;
+/** The page: every navigation to it, whatever its query (a position or a game), is answered with "./". */
+const PAGE = new URL("./", self.registration.scope).href;
+const PAGE_PATHS = new Set([new URL(PAGE).pathname, new URL("index.html", PAGE).pathname]);
+/** The paths of the files (and, ending in "/", the folders) kept once fetched. */
+const KEPT = self.PRECACHE.kept.map((path) => new URL(path, PAGE).pathname);
+const kept = (pathname) => KEPT.some((path) => (path.endsWith("/") ? pathname.startsWith(path) : pathname === path));
+
+self.addEventListener("install", (event) => {
+  const requests = self.PRECACHE.urls.map((url) => new Request(url, { cache: "no-cache" }));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "skip-waiting") self.skipWaiting();
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  const page = request.mode === "navigate" && PAGE_PATHS.has(url.pathname);
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Cache first; what the cache lacks (another page of the site) comes from the network. A
+      // spread table, a chunk or a coach file is not precached (only a goal or an explanation
+      // needs it): it is kept once it has loaded.
+      const cached = await cache.match(page ? PAGE : request);
+      if (cached) return cached;
+      const response = await fetch(request);
+      if (response.ok && kept(url.pathname)) await cache.put(request, response.clone());
+      return response;
+    })(),
+  );
+});

@@ -1,0 +1,355 @@
+// The page's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant (and
+// the other table files an answer names, once it needs them: worker-tables.js).
+//
+// Started by the page at load as a module worker. Loading starts at once: the runtime
+// (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
+// is told how far it got with {type: "progress", step, state} messages.
+//
+// Protocol: the page posts {id, action, args}; the worker replies {id, result} or
+// {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
+// (a position query: yacht.api.distribution_query), game
+// (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
+// (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
+// simulated opponent: yacht.api.opponent_query), explain (a position query: the coach,
+// yacht.api.explain_query), explainDecision (a game record and a decision's index: the coach on
+// that decision, yacht.api.explain_decision_query), time (for the benchmark). Errors are plain objects:
+//   {kind: "position", field, message}  a bad position or game record (yacht.core.position.
+//                                        PositionError, or its subclass yacht.play.game.GameError;
+//                                        yacht.core.position.GoalUnavailable; the message is the CLI's)
+//   {kind: "load", step, message, details}  something the worker needs did not load (a
+//                                        table of another variant than asked for included);
+//                                        message names the file, details is the runtime's
+//                                        own text (may be empty)
+//   {kind: "internal", message}         anything else (a bug)
+//
+// This file holds no Python source: it imports the package and calls its functions.
+
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { RUNTIME } from "./runtime.js";
+import { SNAPSHOT_KEY, discardSnapshot, readSnapshot } from "./snapshot.js";
+import {
+  altered,
+  alteredStdlib,
+  failingOnWasmErrors,
+  fetchBytes,
+  fetchOk,
+  fileOf,
+  here,
+  LoadError,
+  pyodideOptions,
+  step,
+} from "./worker-load.js";
+import { pythonMessage, tableLoaders } from "./worker-tables.js";
+
+// Everything below starts when the worker starts ----------------------------------------
+
+/** build.json names our wheel and the tables (the page's build writes it). */
+const build = fetchOk(here("build.json"), "package").then((response) => response.json());
+build.catch(() => {}); // reported where it is awaited
+
+/** How long after the first table has loaded a fresh start begins taking the warm start's
+ * snapshot in a worker of its own (snapshot-worker.js), and how long that may take at most. */
+const SNAPSHOT_DELAY_MS = 2000;
+const SNAPSHOT_TIMEOUT_MS = 120_000;
+
+/** Pyodide from this build's saved snapshot, or null when there is none or it does not start
+ * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
+async function startFromSnapshot() {
+  const saved = await readSnapshot(SNAPSHOT_KEY);
+  if (!saved) return null;
+  try {
+    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved }));
+    pyodide.runPython("import sys"); // the restored interpreter answers
+    globalThis.runtimeStart = "snapshot";
+    return pyodide;
+  } catch (error) {
+    console.warn("The saved runtime snapshot did not start; starting afresh.", error);
+    globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
+    await discardSnapshot(SNAPSHOT_KEY);
+    return null;
+  }
+}
+
+/** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
+ * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority: loadPackage asks for
+ * it only once Python runs, and then gets it from the HTTP cache instead of waiting on the network. */
+async function startFresh() {
+  fetch(here(RUNTIME.numpyURL), { priority: "low" })
+    .then((response) => response.arrayBuffer())
+    .catch(() => {}); // loadPackage fetches it again and reports any failure
+  let pyodide;
+  try {
+    pyodide = await loadPyodide(pyodideOptions);
+  } catch (error) {
+    throw (await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256)) ?? error;
+  }
+  globalThis.runtimeStart ??= "fresh";
+  return pyodide;
+}
+
+/** Pyodide on the trimmed runtime, from the snapshot or afresh (`globalThis.runtimeStart` says
+ * which, for the tests and the benchmark). The standard library is checked against the build's
+ * sha256 once in place (or, when Python could not start, fetched again to tell a damaged file
+ * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
+async function startPyodide() {
+  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh));
+  const refused = await alteredStdlib(pyodide);
+  if (refused) throw refused;
+  globalThis.pyodide = pyodide; // for tools/record_imports.py and the browser tests (Playwright evaluates here)
+  return pyodide;
+}
+
+/** The runtime with NumPy imported. */
+const runtime = (async () => {
+  const pyodide = await step("runtime", {}, startPyodide);
+  await step("numpy", {}, () =>
+    failingOnWasmErrors("numpy", () =>
+      loadNumpy(pyodide).catch(async (error) => {
+        // loadPackage refuses a wheel whose sha256 is not our lock file's, saying only "Failed to fetch"
+        throw (await altered("numpy", here(RUNTIME.numpyURL), RUNTIME.numpySha256)) ?? error;
+      }),
+    ),
+  );
+  return pyodide;
+})();
+
+/** Load and import NumPy; a failure names the wheel, with what Pyodide said as details. */
+async function loadNumpy(pyodide) {
+  const said = [];
+  await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => said.push(message) });
+  try {
+    pyodide.pyimport("numpy").destroy();
+  } catch (error) {
+    const wheel = pyodide._api?.lockfile_packages?.numpy?.file_name?.split("/").pop() ?? "the NumPy wheel";
+    const reason = said.length ? ` (${said.at(-1).trim().split("\n").pop()})` : ""; // what loadPackage said last
+    said.push(String(error?.message ?? error));
+    throw new LoadError("numpy", `${wheel}: NumPy could not be loaded${reason}`, said.join("\n"));
+  }
+  for (const message of said) console.warn(message);
+}
+
+/** Our wheel's bytes, fetched while the runtime loads. */
+const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
+wheel.catch(() => {});
+
+/** The installed package: the modules the actions call and the dict of decoded tables. */
+const python = (async () => {
+  const pyodide = await runtime;
+  return step("package", {}, async () => {
+    const bytes = await wheel;
+    // site-packages from sys.path (sysconfig would find it too, but importing it costs about 20 ms)
+    const path = pyodide.pyimport("sys").path.toJs();
+    const site = path.find((folder) => folder.endsWith("/site-packages")) ?? path.at(-1);
+    const file = fileOf((await build).wheel.url);
+    try {
+      pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+    } catch (error) {
+      throw new LoadError("package", `${file}: not a readable wheel`, String(error?.message ?? error));
+    }
+    let api;
+    try {
+      api = pyodide.pyimport("yacht.api");
+    } catch (error) {
+      throw new LoadError("package", `${file}: the package did not import`, String(error?.message ?? error));
+    }
+    return {
+      pyodide,
+      api,
+      PositionError: pyodide.pyimport("yacht.core.position").PositionError,
+      Missing: pyodide.pyimport("yacht.loader").Missing,
+      GoalUnavailable: pyodide.pyimport("yacht.core.position").GoalUnavailable,
+      builtins: pyodide.pyimport("builtins"),
+      sys: pyodide.pyimport("sys"),
+      tables: pyodide.pyimport("yacht.api").Tables(), // yacht.loader.Tables, filled by Tables.add
+    };
+  });
+})();
+python.catch(() => {});
+// The warm start of later visits: on a fresh start, once the first table has loaded (the first
+// answer follows at once), a worker of its own takes the snapshot (snapshot-worker.js), so that
+// neither its imports nor its copy come before the first advice.
+python
+  .then(() => Promise.all(starts.values()))
+  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
+  .then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot())
+  .catch(() => {});
+
+/** Start snapshot-worker.js; resolves when it is done (saved or not) or has taken too long. */
+function takeSnapshot() {
+  return new Promise((resolve) => {
+    const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.terminate();
+      globalThis.snapshotOutcome = outcome; // for the tests
+      if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
+      resolve();
+    };
+    const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
+    worker.onmessage = ({ data }) => done(data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
+    };
+  });
+}
+
+const { starts, loadStart, loadMissing } = tableLoaders(build, python);
+
+/** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
+ * SpreadMissing, ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
+class Missing {
+  constructor(key, load) {
+    this.key = key;
+    this.load = load;
+  }
+}
+
+/** The Missing of a Python exception `exc` that is one (a yacht.loader.Missing: its files'
+ * kinds, parts and names), else null. */
+function missing(py, exc) {
+  if (!py.builtins.isinstance(exc, py.Missing)) return null;
+  const variant = exc.variant;
+  const proxies = [exc.kinds, exc.parts, exc.names];
+  const [kinds, parts, names] = proxies.map((list) => list.toJs());
+  proxies.forEach((list) => list.destroy());
+  return new Missing(`${variant} ${kinds} ${parts}`, () => loadMissing(variant, kinds, parts, names));
+}
+
+/** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
+ * {kind: "position", field, message}, a yacht.loader.Missing a Missing. */
+function callPython(py, call) {
+  try {
+    return call();
+  } catch (error) {
+    if (error?.type !== undefined) {
+      const exc = py.sys.last_exc;
+      try {
+        if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
+          throw { kind: "position", field: exc.field, message: exc.toString() };
+        }
+        const lacking = exc && missing(py, exc);
+        if (lacking) throw lacking;
+      } finally {
+        exc?.destroy();
+      }
+    }
+    throw { kind: "internal", message: pythonMessage(py, error) };
+  }
+}
+
+/** yacht.api.<name>(query, tables, ...more) as a plain object. The query is parsed once, in
+ * Python: when the variant it asks for has no table loaded yet, or the goal needs a spread table
+ * not loaded yet, that file is loaded and the call made again. */
+async function answer(name, query, ...more) {
+  const py = await python;
+  const call = () =>
+    callPython(py, () => {
+      const result = py.api[name](query, py.tables, ...more);
+      try {
+        return result.toJs({ dict_converter: Object.fromEntries });
+      } finally {
+        result.destroy();
+      }
+    });
+  const loaded = new Set();
+  for (;;) {
+    try {
+      return call();
+    } catch (error) {
+      if (!(error instanceof Missing)) throw error;
+      // The table, the spread table, the reach chunks: each once; still missing once loaded is a bug.
+      if (loaded.has(error.key)) throw { kind: "internal", message: `still missing once loaded: ${error.key}` };
+      loaded.add(error.key);
+      await error.load();
+    }
+  }
+}
+
+/** The advice of one position query: yacht.api.advise_query's dict. */
+const advise = (query) => answer("advise_query", query);
+
+const actions = {
+  /** Resolves when the runtime, the package and the table of `variant` are ready. */
+  async start({ variant }) {
+    const b = await build.catch((error) => {
+      throw new LoadError("package", error.message);
+    });
+    const atStart = Object.values(b.kinds).filter((k) => k.fetch === "start");
+    const known = typeof variant === "string" && atStart.every((k) => Object.hasOwn(b[k.field], variant));
+    const first = known ? variant : b.default_variant;
+    loadStart(first); // fetched now, in parallel with the runtime
+    const py = await python;
+    await loadStart(first);
+    return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
+  },
+
+  advise({ query }) {
+    return advise(query);
+  },
+
+  /** The final-score distribution of a position: yacht.api.distribution_query's dict. */
+  distribution({ query }) {
+    return answer("distribution_query", query);
+  },
+
+  /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice). */
+  game({ query }) {
+    return answer("game_query", query);
+  },
+
+  /** Every decision of a game record graded: yacht.api.review_query's dict. */
+  review({ query }) {
+    return answer("review_query", query);
+  },
+
+  /** A practice game's last choice graded as the review grades it: yacht.api.grade_query's dict. */
+  grade({ query }) {
+    return answer("grade_query", query);
+  },
+
+  /** A practice game's simulated opponent, its twelve turns: yacht.api.opponent_query's dict. */
+  opponent({ query }) {
+    return answer("opponent_query", query);
+  },
+
+  /** The coach's explanation of every option of a position: yacht.api.explain_query's dict (the
+   * coach's files, .bonus and .points, are fetched when it is first asked for). */
+  explain({ query }) {
+    return answer("explain_query", query);
+  },
+
+  /** The coach's explanation of decision `index` of a game record (the best against the choice):
+   * yacht.api.explain_decision_query's dict (the coach's files fetched as for explain). */
+  explainDecision({ query, index }) {
+    if (!Number.isInteger(index)) throw { kind: "internal", message: `explainDecision: no decision index ${index}` };
+    return answer("explain_decision_query", query, index);
+  },
+
+  /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */
+  async time({ query, repeat }) {
+    await advise(query);
+    const times = [];
+    for (let i = 0; i < repeat; i++) {
+      const start = performance.now();
+      await advise(query);
+      times.push(performance.now() - start);
+    }
+    return { times };
+  },
+};
+
+function asError(error) {
+  if (error instanceof LoadError) return { kind: "load", step: error.step, message: error.message, details: error.details };
+  if (error && typeof error === "object" && "kind" in error) return error;
+  return { kind: "internal", message: String(error?.message ?? error) };
+}
+
+onmessage = async ({ data: { id, action, args } }) => {
+  try {
+    if (!Object.hasOwn(actions, action)) throw { kind: "internal", message: `unknown action ${action}` };
+    postMessage({ id, result: await actions[action](args ?? {}) });
+  } catch (error) {
+    postMessage({ id, error: asError(error) });
+  }
+};
