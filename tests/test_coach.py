@@ -280,6 +280,7 @@ def test_explain_decision_query_is_the_reviews_explanation_of_that_decision(tabl
         assert shown["grade"]["measure"] == ("win" if opponent else "score")
         assert ("winning" in shown) == opponent
         assert (shown["why"]["goal"] is not None) == opponent
+        assert ("goal_aims" in shown["best"]) == ("goal_aims" in shown["chosen"]) == opponent
         assert shown == decision
     assert explain_decision_query(record, tables)["decision"] == explain_decision_query(record, tables, -1)["decision"]
 

@@ -40,11 +40,11 @@ explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"cat
 ``"why"`` (that option against the first), and the answer's ``"why"`` (the first against the
 second); with o= or t= also ``"goal_aims"``, the aims under the goal's play after the option
 (``coach.goal_aims``, from the same goal solve as the ranking). ``review_query(query, tables,
-explain=True)`` adds the same but ``"goal_aims"`` to every decision's ``chosen`` and ``best``
-(with the decision's ``"why"``, best against chosen); ``explain_decision_query(query, tables,
-index=-1)``: one decision of a record explained so (what the page's review and practice show
-on demand: ``"decision"``, graded as the review grades it). They need the
-coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
+explain=True)`` adds the same to every decision's ``chosen`` and ``best`` (with the decision's
+``"why"``, best against chosen; ``"goal_aims"`` where the decision was graded by a goal);
+``explain_decision_query(query, tables, index=-1)``: one decision of a record explained so (what
+the page's review and practice show on demand: ``"decision"``, graded as the review grades it).
+They need the coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
 loaded them (the worker), or ``TableError`` naming a damaged file.
 
 A practice record's opponent turns are checked against the simulated opponent's wherever a record
@@ -348,8 +348,10 @@ def explain_decision_query(query: str, tables: Tables, index: int = -1) -> dict:
 def _explain_decision(decision: dict, tables: Tables) -> None:
     """The coach's fields on a review decision's ``best`` and ``chosen`` and its ``"why"`` (best
     against chosen), in place, from its position without the goal: in points of the best
-    average; graded by a goal (``"winning"``), the why says the chance each gave too."""
-    at = parse_query(decision["query"])._replace(opponent=None, target=None)
+    average. Graded by a goal (``"winning"``), the why says the chance each gave too, and both
+    options gain ``"goal_aims"``, what each plays for under the goal's play after it."""
+    position = parse_query(decision["query"])
+    at = position._replace(opponent=None, target=None)
     winning = decision.get("winning")
     goal = None
     if winning is not None and decision["grade"]["measure"] in ("win", "reach"):
@@ -358,6 +360,21 @@ def _explain_decision(decision: dict, tables: Tables) -> None:
             "chances": [winning["best_average"]["chance"], winning["chosen"]["chance"]],
         }
     _explain(at, tables, [decision["best"], decision["chosen"]], decision, goal)
+    if goal is not None:
+        from .chances.coach import goal_aims
+        from .chances.goal import solve_turn
+
+        spread, reach = _loaders(tables, position.variant.name)
+        aims = goal_aims(position, solve_turn(position, _tilde(tables, position.variant.name), spread, reach))
+        for option in (decision["best"], decision["chosen"]):
+            option["goal_aims"] = [a.to_json() for a in aims[_goal_key(option)]]
+
+
+def _goal_key(option: dict) -> tuple:
+    """An option's key among ``coach.goal_aims``': ("keep", dice) for fewer than five kept,
+    ("category", c) for a category scored now (at any roll)."""
+    scored = _scored_now(option)
+    return ("category", scored) if scored is not None else ("keep", tuple(option["keep"]))
 
 
 def grade_query(query: str, tables: Mapping[str, Table]) -> dict:

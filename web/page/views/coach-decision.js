@@ -2,9 +2,9 @@
 // review that was not the best. Each explains why the best beats the choice, from
 // yacht.api.explain_decision_query (the numbers `python -m yacht review --json --explain` gives
 // that decision): what the best and the choice play for and their bonus chances (one line each,
-// data-option "best" and "chosen"), and the terms of why (views/coach-lines.js draws them, with the
-// coach's testids). With a goal the review's best is the goal's; the coach's is the best average,
-// and it is named so. A choice that was the best gets no Why? (nothing to explain against).
+// data-option "best" and "chosen"; graded by a goal, a line under the goal's play first), and the
+// terms of why (views/coach-lines.js draws them, with the coach's testids). With a goal the
+// review's best is the goal's; the coach's is the best average, and it is named so. A choice that was the best gets no Why? (nothing to explain against).
 //
 // Practice: the Why? button beside Roll (#why) opens the panel under the buttons
 // (data-testid="practice-why", data-query: the decision's position), so nothing above it moves;
@@ -13,6 +13,7 @@
 // is opened (handlers.reviewWhy; the Why? button: togglePracticeWhy); store.decisionWhy holds the answers.
 
 import { $, el } from "./dom.js";
+import { readQuery } from "../model/formats.js";
 import { decisionKey, practiceChoice } from "../state/coach.js";
 import { practising, store } from "../state/store.js";
 import { t } from "../texts/texts.js";
@@ -93,24 +94,30 @@ function drawReviewWhy(details) {
 function fillDecision(box, { record, index, decision }) {
   const shown = store.decisionWhy.get(decisionKey(record, index)) ?? null;
   if (pending(box, shown, () => handlers.retryDecision(record, index))) return;
-  const { best, chosen, why } = shown.result.decision;
+  const answer = shown.result.decision;
+  const { best, chosen, why } = answer;
   const variant = shown.result.variant;
   // With a goal the best shown beside the grade is the goal's: the coach's is named as the average's.
   const w = decision.winning ?? null;
   const goalBest = w && decision.grade.measure !== "score" ? w.best : decision.best;
   const average = optionKey(goalBest) !== optionKey(best);
-  const yours = aimsLine(chosen, variant, {
-    prefix: t("coachYours", optionWords(chosen)),
-    attrs: { "data-option": "chosen" },
-  });
+  const yours = lines(chosen, variant, answer, t("coachYours", optionWords(chosen)), "chosen");
   if (!why?.shown.length) {
     // The choice is the best average's too: it gave up only the goal's chance.
-    box.replaceChildren(yours, el("p", { class: "why-note", text: t("coachAlsoAverage") }));
+    box.replaceChildren(...yours, el("p", { class: "why-note", text: t("coachAlsoAverage") }));
     return;
   }
-  const bestLine = aimsLine(best, variant, {
-    prefix: t(average ? "coachBestAverage" : "coachBest", optionWords(best)),
-    attrs: { "data-option": "best" },
-  });
-  box.replaceChildren(bestLine, yours, whyLine(best, chosen, why));
+  const prefix = t(average ? "coachBestAverage" : "coachBest", optionWords(best));
+  box.replaceChildren(...lines(best, variant, answer, prefix, "best"), ...yours, whyLine(best, chosen, why));
+}
+
+/** An option's aims lines in a decision's explanation, after `prefix` ("Best (Keep 4 4): "): graded
+ * by a goal, under the goal's play first (option.goal_aims), then under the average's. */
+function lines(option, variant, decision, prefix, which) {
+  const attrs = { "data-option": which };
+  const average = aimsLine(option, variant, { prefix, attrs });
+  if (!option.goal_aims) return [average];
+  const measure = decision.grade.measure;
+  const target = readQuery(decision.query).target;
+  return [aimsLine(option, variant, { goal: true, measure, target, prefix, attrs }), average];
 }
