@@ -8,13 +8,8 @@
 // are given (main.js binds them to actions); the worker's answers come back through update.
 
 import { $ } from "./views/dom.js";
-import {
-  deviceStarted,
-  keepingNote,
-  keptGames,
-  registerServiceWorker,
-  savePracticeFeedback,
-} from "./requests/device.js";
+import { deviceStarted, keepingNote, registerServiceWorker, savePracticeFeedback } from "./requests/device.js";
+import { keptGames } from "./model/saved.js";
 import {
   requestAdvice,
   requestExplanation,
@@ -106,7 +101,6 @@ const SHOW = {
   /** A new game (alone, with a rival, a practice): the input's, then everything drawn again. */
   restart: (o) => {
     SHOW.input(o);
-    writeURL();
     drawAll();
   },
   /** The URL and history.state read into the store (Back / Forward; a kept game opened: its new

@@ -190,3 +190,9 @@ export function deviceStorage() {
     return null;
   }
 }
+
+/** The kept games: {games (newest first), skipped, error}. */
+export function keptGames() {
+  const storage = deviceStorage();
+  return storage ? listRecords(storage) : { games: [], skipped: 0, error: "blocked" };
+}

@@ -7,7 +7,8 @@
 // browser answers goes into the store through update().
 
 import { exportFile, MAX_EXPORT_BYTES, mergeGames, readExport } from "../model/exported.js";
-import { deviceStorage, listRecords, mergeCopies, removeRecord, replaceRecords } from "../model/saved.js";
+import { deviceStorage, keptGames, mergeCopies, removeRecord, replaceRecords } from "../model/saved.js";
+import { note } from "../actions/actions.js";
 import { store, update } from "../state/store.js";
 import { t } from "../texts/texts.js";
 
@@ -20,12 +21,6 @@ let loadedAt = 0;
 /** Whether the kept games are in use yet (startDevice has run): the list is drawn from then on. */
 export const deviceStarted = () => loadedAt > 0;
 
-/** The kept games: {games (newest first), skipped, error}. */
-export function keptGames() {
-  const storage = deviceStorage();
-  return storage ? listRecords(storage) : { games: [], skipped: 0, error: "blocked" };
-}
-
 /** At start, before the URL is read: copies of one game kept are merged; without a link, the game
  * in progress is offered; the browser is asked whether it keeps the storage for good. */
 export function startDevice() {
@@ -37,7 +32,7 @@ export function startDevice() {
   update("games", (s) => {
     s.offer = !query && games.length && !games[0].over ? games[0] : null;
     if (error) sayNotKept(s);
-    else if (skipped) s.note = { text: t("skippedGames", skipped), link: null, label: "" };
+    else if (skipped) s.note = note(t("skippedGames", skipped));
   });
   checkPersisted();
   window.addEventListener("storage", (event) => {
@@ -56,7 +51,7 @@ export function keepingNote(games, skipped, error) {
 function sayNotKept(s) {
   if (saidNotKept) return;
   saidNotKept = true;
-  s.note = { text: t("notKept"), link: null, label: "" };
+  s.note = note(t("notKept"));
 }
 
 /** Whether the storage is kept for good, as the browser says now (the list says it). */
@@ -149,8 +144,6 @@ export function savePracticeFeedback(value) {
   }
 }
 
-const noteOf = (text, link = null, label = "") => ({ text, link, label });
-
 /** Share the page's link: the system's share sheet where there is one, else the clipboard; the
  * note says what happened (a link to copy by hand when the clipboard is refused). */
 export async function sharePage() {
@@ -160,14 +153,14 @@ export async function sharePage() {
   try {
     if (navigator.share) {
       await navigator.share({ title: document.title, url });
-      update("note", (s) => (s.note = noteOf(t("shared"))));
+      update("note", (s) => (s.note = note(t("shared"))));
       return;
     }
     await navigator.clipboard.writeText(url);
-    update("note", (s) => (s.note = noteOf(t("copied"))));
+    update("note", (s) => (s.note = note(t("copied"))));
   } catch (error) {
     if (error?.name === "AbortError") return; // the user closed the share sheet
-    update("note", (s) => (s.note = noteOf(t("copyFailed"), url, t(game ? "linkLabelGame" : "linkLabel"))));
+    update("note", (s) => (s.note = note(t("copyFailed"), url, t(game ? "linkLabelGame" : "linkLabel"))));
   }
 }
 
@@ -176,8 +169,8 @@ export async function shareKept(record) {
   const url = new URL(`?${record.query}`, location.href).href;
   try {
     await navigator.clipboard.writeText(url);
-    update("note", (s) => (s.note = noteOf(t("copied"))));
+    update("note", (s) => (s.note = note(t("copied"))));
   } catch {
-    update("note", (s) => (s.note = noteOf(t("copyFailed"), url, t("linkLabelGame"))));
+    update("note", (s) => (s.note = note(t("copyFailed"), url, t("linkLabelGame"))));
   }
 }

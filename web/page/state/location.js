@@ -9,7 +9,7 @@ import { formatSeed } from "../model/practice-dice.js";
 import { isGameQuery, keepFits, parseGame, readQuery, sameGame } from "../model/formats.js";
 import { gameResult } from "../model/result.js";
 import { nCategories, sheetTotals } from "../model/rules.js";
-import { deviceStorage, isGameId, listRecords, newGameId, readRecord, saveRecord } from "../model/saved.js";
+import { deviceStorage, isGameId, keptGames, newGameId, readRecord, saveRecord } from "../model/saved.js";
 import { currentQuery, gameStage, practising, store } from "./store.js";
 
 /** What the URL cannot hold, kept with the history entry (it survives a reload); `id`: the
@@ -117,7 +117,7 @@ export function restoreEntry(saved) {
  *    another game (going back to another game and changing it never writes over the game
  *    left); else the entry's id (its game, not kept yet), else the page's. */
 export function adoptGameId(query, entryId = null) {
-  const games = keptRecords();
+  const { games } = keptGames();
   const id = isGameId(entryId) ? entryId : null;
   const mine = games.find((g) => g.id === (id ?? store.gameId));
   const same =
@@ -131,12 +131,6 @@ export function adoptGameId(query, entryId = null) {
 /** Whether a game query records a roll (its h= or oh= is not empty). */
 const hasRoll = (query) => /(?:^|&)o?h=[^&]/.test(query);
 
-/** The games kept on the device, newest first ([] when it keeps none). */
-function keptRecords() {
-  const storage = deviceStorage();
-  return storage ? listRecords(storage).games : [];
-}
-
 /** At start: the page continues the game kept under its history entry's id (a reload, a restored
  * tab) or the kept game of the same record (a link opened again, in another tab); a link whose
  * game is kept exactly gets its keep and entry back (they are not in the URL). */
@@ -145,6 +139,6 @@ export function adoptLocation() {
   if (!query) return;
   adoptGameId(query, history.state?.id);
   if (history.state !== null) return;
-  const same = keptRecords().find((g) => g.id === store.gameId && g.query === query);
+  const same = keptGames().games.find((g) => g.id === store.gameId && g.query === query);
   if (same) history.replaceState({ id: same.id, keep: same.keep, entry: same.entry }, "", location.href);
 }
