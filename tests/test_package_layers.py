@@ -20,7 +20,7 @@ LAYERS = ("core", "chances", "play", "edges", "cli")
 """The layers, lowest first."""
 FOLDERS = {"core": "core", "chances": "chances", "play": "play", "cli": "cli"}
 """Each sub-package (``yacht.<folder>``) → its layer."""
-TOP_LEVEL = {"__init__": "edges", "loader": "edges", "api": "edges", "__main__": "cli"}
+TOP_LEVEL = {"__init__": "edges", "loader": "edges", "available": "edges", "api": "edges", "__main__": "cli"}
 """Each module directly in ``py/yacht`` → its layer (``yacht`` itself is its ``__init__``)."""
 
 

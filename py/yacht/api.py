@@ -74,8 +74,18 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .available import lacking as _lacking
+from .available import loaders as _loaders
 from .core.options import advise
-from .core.position import Position, PositionError, check_turn_order, format_query, free_categories, parse_query
+from .core.position import (
+    GoalUnavailable,
+    Position,
+    PositionError,
+    check_turn_order,
+    format_query,
+    free_categories,
+    parse_query,
+)
 from .core.table import Table
 from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
@@ -108,24 +118,42 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
         raise TableMissing(variant) from None
 
 
-def _loaders(tables: Mapping[str, Table], variant: str) -> tuple:
-    """The sd table's loader and the chunks' loader of ``variant``, where ``tables``
-    has them (a ``loader.Tables`` does; a plain mapping has neither: ``(None, None)``)."""
-    spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
-    return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
-
-
 def _advice(position: Position, tables: Mapping[str, Table], solved=None) -> dict:
     """The advisor's JSON for a position, with the goal's chances when it has o= or t=
-    (``solved``: the goal's ``solve_turn`` of the position, when already computed)."""
+    (``solved``: the goal's ``solve_turn`` of the position, when already computed). Where the
+    caller could not fetch files the goal reads, the answer says so in ``"estimate"``
+    (``goal.went_without``): the chance from what is loaded, or none (``"chance": false``,
+    the options by expected score alone) when not even the spread table is."""
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
-        from .chances.goal import goal_advice
+        from .chances.goal import goal_advice, went_without
 
         spread, reach = _loaders(tables, variant)
-        result = goal_advice(position, _tilde(tables, variant), result, spread, solved=solved, reach=reach)
+        without = went_without(position, _lacking(tables, variant))
+        try:
+            result = goal_advice(position, _tilde(tables, variant), result, spread, solved=solved, reach=reach)
+        except GoalUnavailable:
+            if not without:
+                raise
+            return {**result, "exact": False, "estimate": {"lacking": without, "chance": False}}
+        if without:
+            result["estimate"] = {"lacking": without, "chance": True}
     return result
+
+
+def _solve_turn(position: Position, tables: Mapping[str, Table]):
+    """The goal's ``solve_turn`` of ``position`` from what is loaded, or None where the chance
+    needs a file its caller could not fetch (``_advice`` then says so)."""
+    from .chances.goal import solve_turn
+
+    spread, reach = _loaders(tables, position.variant.name)
+    try:
+        return solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
+    except GoalUnavailable:
+        if not _lacking(tables, position.variant.name):
+            raise
+        return None
 
 
 def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: bool = False) -> dict:
@@ -144,11 +172,7 @@ def explain_query(query: str, tables: Tables, *, with_distribution: bool = False
     position = parse_query(query)
     solved = None
     if (position.opponent is not None or position.target is not None) and position.roll and not position.is_over:
-        from .chances.coach import goal_aims
-        from .chances.goal import solve_turn
-
-        spread, reach = _loaders(tables, position.variant.name)
-        solved = solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
+        solved = _solve_turn(position, tables)
     result = _advice(position, tables, solved)
     goal = None
     if solved is not None and all("win" in o or "reach" in o for o in result["options"]):
@@ -158,6 +182,8 @@ def explain_query(query: str, tables: Tables, *, with_distribution: bool = False
         goal = {"measure": measure, "chances": [Chance.of(o).chance for o in result["options"]]}
     _explain(position, tables, result["options"], result, goal)
     if solved is not None:  # the aims under the goal's play too, from the same solve
+        from .chances.coach import goal_aims
+
         aims = goal_aims(position, solved)
         for option in result["options"]:
             key = _option_key(option)
@@ -362,12 +388,11 @@ def _explain_decision(decision: dict, tables: Tables) -> None:
     _explain(at, tables, [decision["best"], decision["chosen"]], decision, goal)
     if goal is not None:
         from .chances.coach import goal_aims
-        from .chances.goal import solve_turn
 
-        spread, reach = _loaders(tables, position.variant.name)
-        aims = goal_aims(position, solve_turn(position, _tilde(tables, position.variant.name), spread, reach))
+        solved = _solve_turn(position, tables)
+        aims = goal_aims(position, solved) if solved is not None else {}
         for option in (decision["best"], decision["chosen"]):
-            option["goal_aims"] = [a.to_json() for a in aims[_goal_key(option)]]
+            option["goal_aims"] = [a.to_json() for a in aims.get(_goal_key(option), [])]
 
 
 def _goal_key(option: dict) -> tuple:

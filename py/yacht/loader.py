@@ -98,6 +98,20 @@ class Tables(dict[str, Table]):
         self.spreads: dict[str, np.ndarray] = {}
         self.chunks: dict[tuple[str, str, int], Chunk] = {}
         self.coaches: dict[tuple[str, str], np.ndarray] = {}  # (variant, quantity); "": both, joined
+        self.unavailable: dict[str, frozenset[str]] = {}
+        """Variant → the kinds (names of ``table_kinds.KINDS``) its caller could not fetch now."""
+
+    def set_unavailable(self, variant: str, kinds: list[str]) -> None:
+        """The kinds of ``variant`` that answers go without for now (``[]``: none). Only kinds a
+        caller fetches on demand may be named: the Ẽ table is essential."""
+        unknown = [k for k in kinds if k not in table_kinds.KINDS or table_kinds.KINDS[k].fetch == "start"]
+        if unknown:
+            raise ValueError(f"not a kind an answer can go without: {', '.join(map(str, unknown))}")
+        self.unavailable[variant] = frozenset(kinds)
+
+    def lacking(self, variant: str) -> frozenset[str]:
+        """The kinds of ``variant`` that answers go without for now (``set_unavailable``)."""
+        return self.unavailable.get(variant, frozenset())
 
     def __missing__(self, variant: str) -> Table:
         if self.folder is None:

@@ -18,6 +18,7 @@ import fcntl
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -66,13 +67,17 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         handler = functools.partial(_Handler, directory=str(PUBLIC))
-        super().__init__(("127.0.0.1", 0), handler)
+        super().__init__(("127.0.0.1", port), handler)
         self.held: dict[str, threading.Event] = {}
         self.failing: dict[str, int] = {}
         self.replaced: dict[str, bytes] = {}
         self.requested: list[str] = []
+        self.flaky = 0
+        """Every ``flaky``-th request for a file a goal reads (a spread table, a chunk) fails with
+        503 (0: none): a bad network."""
+        self.goal_requests = 0
         self.snapshot: bytes | None = None
         """The warm start's snapshot new contexts are seeded with (``warm_snapshot``), served at
         ``SNAPSHOT_PATH``; posted there by the page that took it."""
@@ -170,6 +175,11 @@ class _Handler(Handler):
         if path in self.server.failing:
             self.send_error(self.server.failing[path])
             return
+        if self.server.flaky and re.search(r"\.(reach|law)/|\.spread\.table$", path):
+            self.server.goal_requests += 1
+            if self.server.goal_requests % self.server.flaky == 0:
+                self.send_error(503)
+                return
         if path in self.server.held:
             self.server.held[path].wait(timeout=LOAD_TIMEOUT_MS / 1000)
         super().do_GET()

@@ -52,6 +52,7 @@ import {
   verdictFocused,
 } from "./actions/panels.js";
 import { practiceRolls, practiceScore, setFeedback, startPractice, togglePracticeKeep } from "./actions/practice.js";
+import { setOnline } from "./actions/answers.js";
 import { $, drawDie, el } from "./views/dom.js";
 import {
   exportGames,
@@ -323,7 +324,10 @@ async function main() {
   update("none", (s) => {
     s.language = language;
     s.practiceFeedback = savedPracticeFeedback() ?? s.practiceFeedback;
+    s.online = navigator.onLine;
   });
+  window.addEventListener("online", () => setOnline(true));
+  window.addEventListener("offline", () => setOnline(false));
   bindViews();
   startWorker(); // the runtime loads while the rest of the page starts
   bindControls();

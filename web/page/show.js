@@ -16,6 +16,7 @@ import {
   requestHistogram,
   requestPractice,
   requestReview,
+  retryTables,
   sendDecisionExplanations,
 } from "./requests/requests.js";
 import { formatGame } from "./model/formats.js";
@@ -208,6 +209,17 @@ const SHOW = {
     renderAdvice();
   },
   histogram: () => renderHistogram(),
+  /** Files answers went without have arrived: what was answered without them is asked again
+   * (the estimate stays shown until the new answer). */
+  recovered: () => {
+    requestAdvice();
+    requestExplanation();
+  },
+  /** The browser went online or offline: the estimate's words; online, the files fetched again. */
+  online: () => {
+    renderAdvice();
+    if (store.online) retryTables();
+  },
   review: () => {
     renderReview();
     if (practising() && store.reviewShown?.result && store.reviewShown.query === formatGame(store.game)) {

@@ -19,15 +19,33 @@ export function pythonMessage(py, error) {
   }
 }
 
+/** How long an answer waits for a file fetched on demand (a goal's, the coach's) before it goes
+ * without it (an estimate); the fetch goes on, and the page is told when it has arrived. */
+export const EXTRA_WAIT_MS = 4000;
+
+/** The delays between fetches again of the files answers went without: doubling from the first,
+ * at most the last; the page's "online" (retryTables) starts again from the first. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MOST_MS = 60_000;
+
+const delay = (ms) => new Promise((resolve) => setTimeout(() => resolve("slow"), ms));
+
 /** The loaders of one worker: `build` resolves to build.json, `python` to the package's handles
  * (`py`: builtins, pyodide, tables, sys). Each file is fetched once; one fetched after the start
- * that failed to load is asked for again by the next answer that needs it (a phone's network
- * comes back). */
-export function tableLoaders(build, python) {
+ * that failed to load (or took longer than EXTRA_WAIT_MS) is "lacking": answers go without it
+ * (yacht.loader.Tables.set_unavailable: its kind), it is fetched again with backoff, and
+ * `recovered(variant)` is called once a kind of a variant has no file lacking any more. */
+export function tableLoaders(build, python, recovered = () => {}) {
   /** variant -> Promise that resolves once its kinds fetched at start are in py.tables. */
   const starts = new Map();
   /** "kind/variant/part" -> Promise that resolves once that file is in py.tables. */
   const files = new Map();
+  /** "kind/variant/part" of the files in py.tables. */
+  const loaded = new Set();
+  /** "kind/variant/part" -> {kind, variant, part, name}: the files answers go without for now. */
+  const lacking = new Map();
+  let attempt = 0;
+  let timer = null;
 
   /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step.
    * The bytes cross as one buffer copy (toPy gives a memoryview, bytes() copies it): bytes() of the
@@ -67,14 +85,92 @@ export function tableLoaders(build, python) {
     if (!files.has(key)) {
       const bytes = fetchFile(kind, variant, part, name);
       bytes.catch(() => {});
-      const loaded = (async () => {
+      const loading = (async () => {
         const data = await bytes;
         await decodeInto(data, (py, d) => py.tables.add(kind, variant, part, d));
+        loaded.add(key);
       })();
-      loaded.catch(() => retry && files.delete(key)); // else reported where it is awaited
-      files.set(key, loaded);
+      loading.catch(() => retry && files.delete(key)); // else reported where it is awaited
+      files.set(key, loading);
     }
     return files.get(key);
+  }
+
+  /** The kinds of `variant` with a file lacking. */
+  const lackingKinds = (variant) =>
+    [...new Set([...lacking.values()].filter((f) => f.variant === variant).map((f) => f.kind))].sort();
+
+  /** Tell Python which kinds of `variant` answers go without now. */
+  async function tellPython(variant) {
+    const py = await python;
+    const kinds = py.pyodide.toPy(lackingKinds(variant));
+    try {
+      py.tables.set_unavailable(variant, kinds);
+    } finally {
+      kinds.destroy();
+    }
+  }
+
+  /** Fetch the lacking files again; those that arrive are no longer lacking (the page is told
+   * per variant and kind); while some still lack, again later, each delay twice the one before. */
+  async function fetchAgain() {
+    timer = null;
+    const before = new Map([...new Set([...lacking.values()].map((f) => f.variant))].map((v) => [v, lackingKinds(v)]));
+    const tries = [...lacking.entries()].map(([key, f]) =>
+      loadFile(f.kind, f.variant, f.part, f.name, true).then(
+        () => lacking.delete(key),
+        () => {},
+      ),
+    );
+    await Promise.race([Promise.all(tries), delay(EXTRA_WAIT_MS)]);
+    for (const [variant, kinds] of before) {
+      const now = lackingKinds(variant);
+      if (now.length === kinds.length) continue;
+      await tellPython(variant);
+      recovered(variant, now);
+    }
+    if (lacking.size) {
+      attempt += 1;
+      scheduleFetchAgain();
+    } else attempt = 0;
+  }
+
+  function scheduleFetchAgain(now = false) {
+    if (timer !== null) clearTimeout(timer);
+    const wait = now ? 0 : Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** attempt);
+    timer = setTimeout(fetchAgain, wait);
+  }
+
+  /** The browser is online again (the page says so): fetch the lacking files now. */
+  function retryLacking() {
+    attempt = 0;
+    if (lacking.size) scheduleFetchAgain(true);
+  }
+
+  /** The files a yacht.loader.Missing named that are fetched on demand (a goal's, the coach's):
+   * fetched, and true once all are in py.tables; false when any is lacking (it failed before and
+   * is being fetched again, it fails now, or it takes longer than EXTRA_WAIT_MS): Python is then
+   * told to go without its kind, and the files are fetched again with backoff. */
+  async function loadOrGoWithout(variant, kinds, parts, names) {
+    const wanted = kinds.map((kind, i) => ({ kind, variant, part: parts[i], name: names[i] }));
+    const key = (f) => `${f.kind}/${f.variant}/${f.part}`;
+    let outcome = "lacking";
+    if (!wanted.some((f) => lacking.has(key(f)))) {
+      const loading = Promise.all(wanted.map((f) => loadFile(f.kind, variant, f.part, f.name, true)));
+      loading.catch(() => {});
+      outcome = await Promise.race([
+        loading.then(
+          () => "loaded",
+          () => "failed",
+        ),
+        delay(EXTRA_WAIT_MS),
+      ]);
+      if (outcome === "loaded") return true;
+    }
+    for (const f of wanted) if (!loaded.has(key(f))) lacking.set(key(f), f);
+    await tellPython(variant);
+    if (timer === null) scheduleFetchAgain();
+    return false;
   }
 
   /** The kinds of `variant` fetched at start (build.json's kinds whose fetch is "start": the
@@ -100,12 +196,28 @@ export function tableLoaders(build, python) {
   }
 
   /** The files a yacht.loader.Missing named (`kinds`, `parts`, `names`: one item per file) of
-   * `variant`, fetched in parallel: the kinds fetched at start as loadStart does. */
+   * `variant`: the kinds fetched at start as loadStart does (essential: a failure is thrown),
+   * the others fetched in parallel or gone without (loadOrGoWithout). */
   async function loadMissing(variant, kinds, parts, names) {
     const b = await build;
     if (kinds.every((kind) => b.kinds?.[kind]?.fetch === "start")) return loadStart(variant);
-    return Promise.all(kinds.map((kind, i) => loadFile(kind, variant, parts[i], names[i], true)));
+    return loadOrGoWithout(variant, kinds, parts, names);
   }
 
-  return { starts, loadStart, loadMissing };
+  /** Fetch (not decode) the files of one piece (not chunked) that goal answers read, of every
+   * variant (build.json's kinds fetched for a "goal": the spread tables, about 240 kB each), so
+   * that the device holds them (the service worker keeps them): with no network, a goal's chance
+   * can then still be estimated. */
+  async function prefetchGoalFiles() {
+    const b = await build;
+    const kinds = Object.entries(b.kinds).filter(([, k]) => k.fetch === "goal" && !k.chunked);
+    const fetches = kinds.flatMap(([kind, k]) =>
+      Object.keys(b[k.field]).flatMap((variant) =>
+        (k.parts.length ? k.parts : [""]).map((part) => fetchFile(kind, variant, part, "").catch(() => {})),
+      ),
+    );
+    await Promise.all(fetches);
+  }
+
+  return { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles };
 }

@@ -20,7 +20,15 @@
 //                                        table of another variant than asked for included);
 //                                        message names the file, details is the runtime's
 //                                        own text (may be empty)
+//   {kind: "unavailable", message}      a file fetched on demand that this answer cannot go
+//                                        without (the coach's) could not be fetched now; it is
+//                                        fetched again by itself (files a goal reads are gone
+//                                        without instead: the answer's "estimate" says so)
 //   {kind: "internal", message}         anything else (a bug)
+// Besides answers, the worker posts {type: "progress", step, state} while loading and
+// {type: "tables", state: "recovered", variant, lacking} when files answers went without have
+// arrived (the page then asks again for what it shows); the page posts retryTables when the
+// browser is online again.
 //
 // This file holds no Python source: it imports the package and calls its functions.
 
@@ -173,6 +181,12 @@ python
   .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
   .then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot())
   .catch(() => {});
+// After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
+python
+  .then(() => Promise.all(starts.values()))
+  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
+  .then(() => prefetchGoalFiles())
+  .catch(() => {});
 
 /** Start snapshot-worker.js; resolves when it is done (saved or not) or has taken too long. */
 function takeSnapshot() {
@@ -194,7 +208,11 @@ function takeSnapshot() {
   });
 }
 
-const { starts, loadStart, loadMissing } = tableLoaders(build, python);
+/** Files fetched on demand that answers went without have arrived (`lacking`: the kinds of
+ * `variant` still lacking): the page asks again for what it shows. */
+const recovered = (variant, lacking) => postMessage({ type: "tables", state: "recovered", variant, lacking });
+
+const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles } = tableLoaders(build, python, recovered);
 
 /** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
  * SpreadMissing, ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
@@ -213,7 +231,9 @@ function missing(py, exc) {
   const proxies = [exc.kinds, exc.parts, exc.names];
   const [kinds, parts, names] = proxies.map((list) => list.toJs());
   proxies.forEach((list) => list.destroy());
-  return new Missing(`${variant} ${kinds} ${parts}`, () => loadMissing(variant, kinds, parts, names));
+  const lacking = new Missing(`${variant} ${kinds} ${parts}`, () => loadMissing(variant, kinds, parts, names));
+  lacking.message = `${names.join(", ")}: could not be fetched now (fetched again by itself)`;
+  return lacking;
 }
 
 /** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
@@ -253,15 +273,21 @@ async function answer(name, query, ...more) {
       }
     });
   const loaded = new Set();
+  const without = new Set();
   for (;;) {
     try {
       return call();
     } catch (error) {
       if (!(error instanceof Missing)) throw error;
+      // A file that could not be had now and that this answer cannot go without (the coach's):
+      // said where the answer is shown (with Retry), never the page's failure.
+      if (without.has(error.key)) throw { kind: "unavailable", message: error.message };
       // The table, the spread table, the reach chunks: each once; still missing once loaded is a bug.
       if (loaded.has(error.key)) throw { kind: "internal", message: `still missing once loaded: ${error.key}` };
       loaded.add(error.key);
-      await error.load();
+      // The rules' table is essential (its failure is the page's); the other files an answer goes
+      // without when they cannot be had now (false: Python then says so in its "estimate").
+      if ((await error.load()) === false) without.add(error.key);
     }
   }
 }
@@ -324,6 +350,12 @@ const actions = {
   explainDecision({ query, index }) {
     if (!Number.isInteger(index)) throw { kind: "internal", message: `explainDecision: no decision index ${index}` };
     return answer("explain_decision_query", query, index);
+  },
+
+  /** The browser is online again: the files answers went without are fetched again now. */
+  retryTables() {
+    retryLacking();
+    return {};
   },
 
   /** For the benchmark: milliseconds of each of `repeat` advices of `query`, as the page gets them. */

@@ -157,6 +157,20 @@ def chunks_needed(position: Position) -> dict[str, list[int]]:
     return wanted
 
 
+def went_without(position: Position, lacking: frozenset[str]) -> list[str]:
+    """The kinds a goal answer of ``position`` goes without when its caller could not fetch
+    ``lacking`` now, sorted: the chunks it reads (``chunks_needed``: without either quantity it
+    reads neither, and the normal law of the spread table stands in), and the spread table too
+    where that is lacking as well. ``[]``: the answer is as good as with every file."""
+    wanted = chunks_needed(position)
+    if position.target is not None and free_categories(position.sheet) <= EXACT_FREE:
+        wanted = {}  # the goal DP is exact without them
+    read = {q for q, masks in wanted.items() if masks}
+    if not read or not lacking & {"reach", "law"}:
+        return []
+    return sorted(read | ({"spread"} & lacking))
+
+
 @dataclass(frozen=True)
 class GoalTurn:
     """The goal's values of this turn of a position's sheets, for every roll and keep:

@@ -34,6 +34,18 @@ export function adviceAnswered(request, result) {
   );
 }
 
+/** Files that answers went without (an estimate of the chance, the coach's files) have arrived
+ * (the worker's news): what was answered without them is asked for again. */
+export function tablesRecovered() {
+  update("recovered", (s) => {
+    if (s.explanation?.error || s.explanation?.result?.estimate) s.explanation = null;
+    if (s.histogram?.error) s.histogram = null;
+  });
+}
+
+/** The browser went online or offline (its events; at start, navigator.onLine). */
+export const setOnline = (online) => update("online", (s) => (s.online = online));
+
 /** The advice's failure: said in the advice's place. */
 export function adviceFailed(request, error) {
   const dropped = request.link && request.action === "game" && store.game !== null;

@@ -3,7 +3,7 @@
 // them. Each request function compares what the store shows with what it needs and asks only for
 // what is missing; only the latest request of each kind is answered (LatestRequest).
 
-import { adviceAnswered, adviceFailed } from "../actions/answers.js";
+import { adviceAnswered, adviceFailed, tablesRecovered } from "../actions/answers.js";
 import { opponentAnswered } from "../actions/practice.js";
 import { decisionCount, formatGame, isGameQuery } from "../model/formats.js";
 import { explainQuery, explanationWanted } from "../state/coach.js";
@@ -21,10 +21,13 @@ export function startWorker() {
     s.loadError = null;
     s.ready = false;
   });
-  const current = new WorkerClient((message) => {
-    performance.mark(`yacht:${message.step}:${message.state}`); // for the benchmark and devtools
-    update("loading", (s) => (s.steps[message.step] = { state: message.state, variant: message.variant }));
-  });
+  const current = new WorkerClient(
+    (message) => {
+      performance.mark(`yacht:${message.step}:${message.state}`); // for the benchmark and devtools
+      update("loading", (s) => (s.steps[message.step] = { state: message.state, variant: message.variant }));
+    },
+    () => current === worker && tablesRecovered(),
+  );
   worker = current;
   const variant = store.state.variant ?? new URLSearchParams(location.search).get("v");
   current.call("start", { variant }).then(
@@ -46,6 +49,11 @@ export function restartWorker() {
   worker?.terminate();
   startWorker();
   requestAdvice();
+}
+
+/** The browser is online again: the worker fetches the files answers went without now. */
+export function retryTables() {
+  if (store.ready) worker?.call("retryTables").catch(() => {});
 }
 
 /** The page itself did not load (rules.json): the worker stops, the failure is said. */

@@ -49,6 +49,8 @@ export const store = {
   theyStart: false,
   /** The review panel is open. */
   reviewOpen: false,
+  /** The browser says it is online (navigator.onLine; its online and offline events). */
+  online: true,
   /** The worker has loaded (Python, NumPy, our package and the first table): it answers. */
   ready: false,
   /** step -> {state, variant}: what the loading list shows. */

@@ -6,7 +6,7 @@ import { currentQuery, practising, store } from "../state/store.js";
 import { formatChanceLoss, formatExpected, formatLoss, t } from "../texts/texts.js";
 import { formatChance } from "../texts/texts-goal.js";
 import { renderError } from "./error.js";
-import { aimedOptions, chanceData, chanceOf, chanceText } from "./goal.js";
+import { aimedOptions, chanceData, chanceOf, chanceText, renderEstimate } from "./goal.js";
 import { renderHistogram } from "./histogram.js";
 import { renderCard } from "./card.js";
 import { optionWhy, renderCoach } from "./coach.js";
@@ -35,6 +35,7 @@ function drawAdvice() {
   const summary = $("#summary");
   const list = $("#options");
   list.removeAttribute("aria-busy");
+  renderEstimate(shownAdvice());
   if (renderError()) {
     clearVerdict();
     summary.textContent = "";
@@ -89,6 +90,13 @@ function drawAdvice() {
   renderVerdict(result, dice, variant, target);
   renderCard(); // the best category, and the previews of these dice
   renderHistogram();
+}
+
+/** The advice answer shown (a game's: its "advice"), or null. */
+function shownAdvice() {
+  const result = store.shown?.result;
+  if (!result || practising()) return null;
+  return store.shown.action === "game" ? result.advice : result;
 }
 
 /** A game waits for dice: what to enter, and the expected final score (once known). */

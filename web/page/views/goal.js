@@ -116,6 +116,26 @@ export function chanceText(option, target, approximate = false) {
   return "";
 }
 
+/** Where the answer `result` went without files it could not fetch (its "estimate",
+ * yacht.api): the note under the summary says so and why (no network, or a failed fetch), with
+ * data-lacking (the kinds), data-chance ("true": an estimate shown, "false": none) and
+ * data-online; hidden otherwise. */
+export function renderEstimate(result) {
+  const note = $("#estimate");
+  const estimate = result?.estimate ?? null;
+  note.hidden = estimate === null;
+  if (!estimate) {
+    note.textContent = "";
+    for (const name of ["lacking", "chance", "online"]) delete note.dataset[name];
+    return;
+  }
+  const key = estimate.chance ? "estimate" : "noChance";
+  note.textContent = t(`${key}${store.online ? "Network" : "Offline"}`);
+  note.dataset.lacking = estimate.lacking.join(" ");
+  note.dataset.chance = String(estimate.chance);
+  note.dataset.online = String(store.online);
+}
+
 /** The data-* attributes of an option's chances (data-win, data-draw, data-reach). */
 export const chanceData = (option) => ({
   "data-win": option.win === undefined ? null : String(option.win),

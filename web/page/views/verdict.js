@@ -83,6 +83,8 @@ export function renderVerdict(result, dice, variant, target = null) {
       "data-expected": String(best.expected),
       "data-keep": best.keep ? best.keep.join("") : null,
       "data-category": best.category ?? null,
+      "data-exact": result.exact === undefined ? null : String(result.exact),
+      "data-estimate": result.estimate ? result.estimate.lacking.join(" ") : null,
       ...chanceData(best),
     },
     el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
