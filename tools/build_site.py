@@ -12,7 +12,7 @@ them in order. Each is re-runnable: a file whose bytes are unchanged is not rewr
 4. ``wheel``: our package's wheel, with the bytecode of the first answer's modules.
 5. ``data``: ``public/rules.json``.
 6. ``data``: ``public/build.json`` (the tables come from ``python -m build_table``; this build only
-   checks they are there).
+   checks they are there); ``pack``: the offline packs, ``public/packs/<variant>/``, listed in it.
 7. ``offline``: the icons and ``manifest.webmanifest``.
 8. ``offline``: ``public/precache.js``, the service worker's list and version.
 9. ``guide``: the player's guide, ``public/guide.html`` and ``public/guide.ja.html``.
@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 
-from site_build import bundle, data, guide, offline, runtime, wheel
+from site_build import bundle, data, guide, offline, pack, runtime, wheel
 from site_build.common import PUBLIC, BuildError, json_bytes, write_if_changed
 
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         write_if_changed(PUBLIC / runtime.RUNTIME_MODULE, runtime.runtime_js(values))
         wheel_name = wheel.build_wheel(PUBLIC / "py")
         write_if_changed(PUBLIC / "rules.json", json_bytes(data.rules_json()))
-        build = data.build_json(version, wheel_name)
+        build = {**data.build_json(version, wheel_name), "packs": pack.write_packs()}
         write_if_changed(PUBLIC / "build.json", json_bytes(build))
         offline.write_app_files()
         guide.write_guides()

@@ -52,7 +52,7 @@ import {
   verdictFocused,
 } from "./actions/panels.js";
 import { practiceRolls, practiceScore, setFeedback, startPractice, togglePracticeKeep } from "./actions/practice.js";
-import { setOnline } from "./actions/answers.js";
+import { setOnline, wishPack } from "./actions/answers.js";
 import { $, drawDie, el } from "./views/dom.js";
 import {
   exportGames,
@@ -103,6 +103,7 @@ const handlers = {
   practiceRolls,
   removeDie,
   setGoal,
+  wishPack,
   setOpponent,
   setSheet,
   setTarget,

@@ -15,6 +15,7 @@ import {
   requestExplanation,
   requestHistogram,
   requestPractice,
+  requestPack,
   requestReview,
   retryTables,
   sendDecisionExplanations,
@@ -77,6 +78,7 @@ function drawAll() {
  * else the options are stale until the new answer (what to enter, or a practice game's turn with
  * its advice hidden, is drawn at once) and the advice is asked for. */
 function followInput() {
+  requestPack();
   if (store.shown?.result && store.shown.query === currentQuery()) renderAdvice();
   else {
     markStale();
@@ -114,6 +116,7 @@ const SHOW = {
     requestAdvice();
     requestReview();
     requestPractice();
+    requestPack();
   },
   /** The entry's URL written as it stands (before a new entry is pushed). */
   url: () => writeURL(),
@@ -182,6 +185,7 @@ const SHOW = {
     requestPractice();
     sendDecisionExplanations();
     registerServiceWorker();
+    requestPack();
   },
   failed: () => {
     document.documentElement.dataset.state = "error";
@@ -209,6 +213,12 @@ const SHOW = {
     renderAdvice();
   },
   histogram: () => renderHistogram(),
+  /** How an offline pack stands (the worker's news); what the player asked of one. */
+  pack: () => {
+    renderGoal();
+    requestPack();
+  },
+  packWish: () => requestPack(),
   /** Files answers went without have arrived: what was answered without them is asked again
    * (the estimate stays shown until the new answer). */
   recovered: () => {

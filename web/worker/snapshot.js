@@ -22,6 +22,7 @@
 // a normal start (the caller falls back), never an error shown.
 
 import { RUNTIME } from "./runtime.js";
+import { here } from "./worker-load.js";
 
 /** Where this build's snapshot is kept (a URL beside this file). */
 export const SNAPSHOT_KEY = new URL(`runtime/snapshot?build=${RUNTIME.snapshotKey}`, import.meta.url).href;
@@ -100,4 +101,27 @@ export async function discardSnapshot(key) {
   } catch (error) {
     console.warn("The runtime snapshot could not be deleted:", error);
   }
+}
+
+/** How long taking the snapshot (snapshot-worker.js) may take at most. */
+const SNAPSHOT_TIMEOUT_MS = 120_000;
+
+/** Start snapshot-worker.js; resolves when it is done (saved or not) or has taken too long. */
+export function takeSnapshot() {
+  return new Promise((resolve) => {
+    const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.terminate();
+      globalThis.snapshotOutcome = outcome; // for the tests
+      if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
+      resolve();
+    };
+    const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
+    worker.onmessage = ({ data }) => done(data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
+    };
+  });
 }

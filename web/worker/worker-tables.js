@@ -34,8 +34,9 @@ const delay = (ms) => new Promise((resolve) => setTimeout(() => resolve("slow"),
  * (`py`: builtins, pyodide, tables, sys). Each file is fetched once; one fetched after the start
  * that failed to load (or took longer than EXTRA_WAIT_MS) is "lacking": answers go without it
  * (yacht.loader.Tables.set_unavailable: its kind), it is fetched again with backoff, and
- * `recovered(variant)` is called once a kind of a variant has no file lacking any more. */
-export function tableLoaders(build, python, recovered = () => {}) {
+ * `recovered(variant)` is called once a kind of a variant has no file lacking any more. A file
+ * the offline pack holds (`packs`: worker-pack.js) is read from it, not fetched. */
+export function tableLoaders(build, python, recovered = () => {}, packs = null) {
   /** variant -> Promise that resolves once its kinds fetched at start are in py.tables. */
   const starts = new Map();
   /** "kind/variant/part" -> Promise that resolves once that file is in py.tables. */
@@ -74,6 +75,8 @@ export function tableLoaders(build, python, recovered = () => {}) {
     if (!e) throw new LoadError("table", `build.json lists no ${kind} files for ${variant}`);
     if (k.parts.length && !Object.hasOwn(e, part))
       throw new LoadError("table", `build.json lists no ${kind} ${part} file for ${variant}`);
+    const packed = k.fetch === "start" ? null : await packs?.bytesOf(kind, variant, part);
+    if (packed) return packed;
     const url = k.chunked ? `${e.url}${name}?h=${e.hash}` : k.parts.length ? e[part].url : e.url;
     return fetchBytes(here(url), "table");
   }

@@ -26,7 +26,7 @@
 //                                        without instead: the answer's "estimate" says so)
 //   {kind: "internal", message}         anything else (a bug)
 // Besides answers, the worker posts {type: "progress", step, state} while loading and
-// {type: "tables", state: "recovered", variant, lacking} when files answers went without have
+// {type: "recovered", variant, lacking} when files answers went without have
 // arrived (the page then asks again for what it shows); the page posts retryTables when the
 // browser is online again.
 //
@@ -34,7 +34,7 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { SNAPSHOT_KEY, discardSnapshot, readSnapshot } from "./snapshot.js";
+import { SNAPSHOT_KEY, discardSnapshot, readSnapshot, takeSnapshot } from "./snapshot.js";
 import {
   altered,
   alteredStdlib,
@@ -47,6 +47,7 @@ import {
   pyodideOptions,
   step,
 } from "./worker-load.js";
+import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
@@ -56,9 +57,9 @@ const build = fetchOk(here("build.json"), "package").then((response) => response
 build.catch(() => {}); // reported where it is awaited
 
 /** How long after the first table has loaded a fresh start begins taking the warm start's
- * snapshot in a worker of its own (snapshot-worker.js), and how long that may take at most. */
+ * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables are
+ * fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
-const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
  * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
@@ -176,43 +177,27 @@ python.catch(() => {});
 // The warm start of later visits: on a fresh start, once the first table has loaded (the first
 // answer follows at once), a worker of its own takes the snapshot (snapshot-worker.js), so that
 // neither its imports nor its copy come before the first advice.
-python
+const firstAnswered = python
   .then(() => Promise.all(starts.values()))
-  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
-  .then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot())
-  .catch(() => {});
+  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)));
+firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot()).catch(() => {});
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
-python
-  .then(() => Promise.all(starts.values()))
-  .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)))
-  .then(() => prefetchGoalFiles())
-  .catch(() => {});
+firstAnswered.then(() => prefetchGoalFiles()).catch(() => {});
 
-/** Start snapshot-worker.js; resolves when it is done (saved or not) or has taken too long. */
-function takeSnapshot() {
-  return new Promise((resolve) => {
-    const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
-    const done = (outcome) => {
-      clearTimeout(timer);
-      worker.terminate();
-      globalThis.snapshotOutcome = outcome; // for the tests
-      if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
-      resolve();
-    };
-    const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
-    worker.onmessage = ({ data }) => done(data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
-    };
-  });
-}
 
 /** Files fetched on demand that answers went without have arrived (`lacking`: the kinds of
  * `variant` still lacking): the page asks again for what it shows. */
-const recovered = (variant, lacking) => postMessage({ type: "tables", state: "recovered", variant, lacking });
+const recovered = (variant, lacking) => postMessage({ type: "recovered", variant, lacking });
 
-const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles } = tableLoaders(build, python, recovered);
+/** The offline packs (worker-pack.js): their news goes to the page as it comes. */
+const packs = offlinePacks(build, postMessage);
+
+const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles } = tableLoaders(
+  build,
+  python,
+  recovered,
+  packs,
+);
 
 /** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
  * SpreadMissing, ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
@@ -350,6 +335,22 @@ const actions = {
   explainDecision({ query, index }) {
     if (!Number.isInteger(index)) throw { kind: "internal", message: `explainDecision: no decision index ${index}` };
     return answer("explain_decision_query", query, index);
+  },
+
+  /** How the offline pack of `variant` stands: {variant, state, received, total}. */
+  packStatus({ variant }) {
+    return packs.status(variant);
+  },
+
+  /** Download the offline pack of `variant` (resolves when done, failed or cancelled; news meanwhile). */
+  packDownload({ variant }) {
+    return packs.download(variant);
+  },
+
+  /** Stop the download of `variant`'s pack (what is kept stays). */
+  packCancel({ variant }) {
+    packs.cancel(variant);
+    return {};
   },
 
   /** The browser is online again: the files answers went without are fetched again now. */

@@ -43,6 +43,16 @@ export function tablesRecovered() {
   });
 }
 
+/** How an offline pack stands (the worker's news, or its answer to packStatus). */
+export const packNews = (news) =>
+  update("pack", (s) => {
+    const { variant, state, received, total, message } = news;
+    s.packs[variant] = { state, received, total, message: message ?? null };
+  });
+
+/** The player asks to download an offline pack or to stop its download (sent by show.js's requests). */
+export const wishPack = (variant, wish) => update("packWish", (s) => (s.packWish = { variant, wish }));
+
 /** The browser went online or offline (its events; at start, navigator.onLine). */
 export const setOnline = (online) => update("online", (s) => (s.online = online));
 

@@ -3,7 +3,7 @@
 // them. Each request function compares what the store shows with what it needs and asks only for
 // what is missing; only the latest request of each kind is answered (LatestRequest).
 
-import { adviceAnswered, adviceFailed, tablesRecovered } from "../actions/answers.js";
+import { adviceAnswered, adviceFailed, packNews, tablesRecovered } from "../actions/answers.js";
 import { opponentAnswered } from "../actions/practice.js";
 import { decisionCount, formatGame, isGameQuery } from "../model/formats.js";
 import { explainQuery, explanationWanted } from "../state/coach.js";
@@ -27,6 +27,7 @@ export function startWorker() {
       update("loading", (s) => (s.steps[message.step] = { state: message.state, variant: message.variant }));
     },
     () => current === worker && tablesRecovered(),
+    (news) => current === worker && packNews(news),
   );
   worker = current;
   const variant = store.state.variant ?? new URLSearchParams(location.search).get("v");
@@ -54,6 +55,49 @@ export function restartWorker() {
 /** The browser is online again: the worker fetches the files answers went without now. */
 export function retryTables() {
   if (store.ready) worker?.call("retryTables").catch(() => {});
+}
+
+// The offline packs ---------------------------------------------------------------------------
+
+/** Variants whose pack's status was asked, and whose download was started by itself. */
+const packAsked = new Set();
+const packStartedAlone = new Set();
+
+/** Whether the browser says the connection is metered or saving data (no download by itself). */
+function sparingData() {
+  const connection = navigator.connection;
+  return Boolean(connection?.saveData || connection?.metered || /(^|-)2g$/.test(connection?.effectiveType ?? ""));
+}
+
+/** With a goal shown: how its variant's pack stands (asked once); in a game with a rival or a
+ * target, its download started by itself once, unless the connection is metered or saving data;
+ * and what the player asked (store.packWish). */
+export function requestPack() {
+  if (!store.ready || !store.rules) return;
+  const wish = store.packWish;
+  if (wish) {
+    update("none", (s) => (s.packWish = null));
+    if (wish.wish === "cancel") worker.call("packCancel", { variant: wish.variant }).catch(() => {});
+    else startPack(wish.variant);
+  }
+  const s = store.state;
+  if (!s.opponent && s.target === null) return;
+  const variant = s.variant ?? store.rules.default_variant;
+  if (!packAsked.has(variant)) {
+    packAsked.add(variant);
+    worker.call("packStatus", { variant }).then(packNews, () => packAsked.delete(variant));
+    return;
+  }
+  const pack = store.packs[variant];
+  const idle = pack && (pack.state === "none" || pack.state === "partial");
+  if (store.game && idle && !packStartedAlone.has(variant) && !sparingData()) {
+    packStartedAlone.add(variant);
+    startPack(variant);
+  }
+}
+
+function startPack(variant) {
+  worker.call("packDownload", { variant }).then(packNews, () => {});
 }
 
 /** The page itself did not load (rules.json): the worker stops, the failure is said. */

@@ -10,14 +10,15 @@ function takeEarlyWorker() {
 
 /** Messages to the worker: each request has an id; its reply settles the request's promise. */
 export class WorkerClient {
-  constructor(onProgress, onTables = () => {}) {
+  constructor(onProgress, onRecovered = () => {}, onPack = () => {}) {
     this.pending = new Map();
     this.nextId = 1;
     const early = takeEarlyWorker();
     this.worker = early?.worker ?? new Worker(new URL("worker.js", document.baseURI), { type: "module" });
     this.worker.onmessage = ({ data }) => {
       if (data.type === "progress") return onProgress(data);
-      if (data.type === "tables") return onTables(data);
+      if (data.type === "recovered") return onRecovered(data);
+      if (data.type === "pack") return onPack(data);
       const request = this.pending.get(data.id);
       if (!request) return;
       this.pending.delete(data.id);

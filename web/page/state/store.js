@@ -49,6 +49,11 @@ export const store = {
   theyStart: false,
   /** The review panel is open. */
   reviewOpen: false,
+  /** The offline packs (web/worker/worker-pack.js), by variant: {state, received, total,
+   * message?} as the worker last told; `packWish`: what the player asked of one ({variant, wish:
+   * "download" | "cancel"}, sent by requests/requests.js) or null. */
+  packs: {},
+  packWish: null,
   /** The browser says it is online (navigator.onLine; its online and offline events). */
   online: true,
   /** The worker has loaded (Python, NumPy, our package and the first table): it answers. */

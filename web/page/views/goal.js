@@ -21,6 +21,10 @@ export function buildGoal(given) {
   for (const radio of document.querySelectorAll("input[name=goal]")) {
     radio.addEventListener("change", () => handlers.setGoal(radio.value));
   }
+  $("#pack-action").addEventListener("click", () => {
+    const variant = packVariant();
+    handlers.wishPack(variant, store.packs[variant]?.state === "downloading" ? "cancel" : "download");
+  });
   // A score out of range stays in the box, the range said beside it, until it is corrected.
   $("#target").addEventListener("change", (event) => {
     const text = event.target.value.trim();
@@ -74,6 +78,40 @@ export function renderGoal() {
   const mine = s.sheet.filter((v) => v !== null).length;
   $("#opponent-sums").hidden = fits;
   $("#opponent-sums").textContent = fits ? "" : t("opponentTurns", theirs, mine, first, second);
+  renderPack(kind !== "none");
+}
+
+const packVariant = () => store.state.variant ?? store.rules?.default_variant;
+
+/** The offline pack of the rules shown, where playing to win is set: its size and a Download
+ * (Resume after a stop), a progress bar with Cancel while it downloads, or that playing to win
+ * works offline now. data-testid="pack" with data-state (none, partial, downloading, ready,
+ * failed), data-variant, data-received and data-total (bytes). */
+function renderPack(goal) {
+  const box = $("#pack");
+  const variant = packVariant();
+  const pack = store.packs[variant];
+  box.hidden = !goal || !pack || pack.state === "unavailable";
+  if (box.hidden) return;
+  Object.assign(box.dataset, { state: pack.state, variant, received: pack.received, total: pack.total });
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const progress = $("#pack-progress");
+  progress.hidden = pack.state !== "downloading";
+  progress.value = pack.total ? pack.received / pack.total : 0;
+  progress.setAttribute("aria-label", t("packProgress"));
+  const texts = {
+    none: t("packOffer", mb(pack.total)),
+    partial: t("packPartial", mb(pack.received), mb(pack.total)),
+    downloading: t("packDownloading", mb(pack.received), mb(pack.total)),
+    ready: t("packReady"),
+    failed: t("packFailed", pack.message ?? "", mb(pack.received), mb(pack.total)),
+  };
+  $("#pack-text").textContent = texts[pack.state] ?? "";
+  const action = $("#pack-action");
+  action.hidden = pack.state === "ready";
+  action.textContent = t(
+    pack.state === "downloading" ? "packCancel" : pack.state === "none" ? "packDownload" : "packResume",
+  );
 }
 
 /** The chance an option (or an answer) is ranked by with a goal: win + draw/2, or reach; null
