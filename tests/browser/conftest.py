@@ -224,6 +224,31 @@ def server(site: Path) -> Iterator[SiteServer]:
     yield from serving(SiteServer())
 
 
+@pytest.fixture(scope="module")
+def own_server(site: Path) -> Iterator[dict]:
+    """``{"server", "stop", "start"}``: the site on a port of the module's own, which a test stops
+    (``stop()``: "offline" is the browser offline and the server stopped) and starts again on the
+    same port (``start()`` returns the new server), so the pages' origin stays the same."""
+    holder: dict = {}
+
+    def start(port: int = 0) -> SiteServer:
+        holder["server"] = server = SiteServer(holder.get("port", port))
+        holder["port"] = server.server_port
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server
+
+    def stop() -> None:
+        holder["server"].shutdown()
+        holder["server"].server_close()
+        holder["server"] = None
+
+    start()
+    holder.update(stop=stop, start=start)
+    yield holder
+    if holder["server"] is not None:
+        stop()
+
+
 def chromium_executable() -> str | None:
     """``$YACHT_CHROMIUM``, else the first of ``DEBIAN_CHROMIUMS`` installed, else None
     (Playwright's own browser)."""

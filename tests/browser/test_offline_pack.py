@@ -5,48 +5,22 @@ all (the browser offline, the server stopped), a whole game against a rival is p
 its result with the exact chance at every decision, equal to the CLI's; a new build's pack never
 mixes with an old one's.
 
-This module serves the site on a port of its own, which it stops and starts again."""
+This module serves the site on a port of its own (``own_server``), which it stops and starts."""
 
 import json
-import threading
 
 import numpy as np
 import pytest
 from playwright.sync_api import expect
 from yacht.api import review_query
 
-from .conftest import PUBLIC, SiteServer, new_context, serving
+from .conftest import PUBLIC, new_context
 from .page_helpers import open_page, url_query, visit
 from .test_rival_game import SHOWN, my_turn, rival_turn, tap_dice
 
 pytestmark = pytest.mark.browser
 
 PACK_CACHES = "() => caches.keys().then(keys => keys.filter(k => k.startsWith('yacht-pack-')))"
-
-
-@pytest.fixture(scope="module")
-def own_server(site):
-    """{"server", "stop", "start"}: the site on a port of this module's own."""
-    first = SiteServer()
-    port = first.server_port
-    running = serving(first)
-    holder = {"server": next(running)}
-
-    def stop() -> None:
-        holder["server"].shutdown()
-        holder["server"].server_close()
-        holder["server"] = None
-
-    def start() -> SiteServer:
-        holder["server"] = server = SiteServer(port)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server
-
-    holder.update(stop=stop, start=start)
-    yield holder
-    if holder["server"] is not first and holder["server"] is not None:
-        stop()
-    running.close()
 
 
 WATCH_VERDICTS = """window.verdictsSeen = { chances: 0, estimates: 0 };

@@ -8,7 +8,6 @@ chance follows by itself, equal to the CLI's.
 its own, which it stops and starts again.
 """
 
-import threading
 import time
 
 import pytest
@@ -16,7 +15,7 @@ from playwright.sync_api import expect
 from yacht.api import advise_query
 from yacht.loader import DEFAULT_TABLES, Tables
 
-from .conftest import SiteServer, new_context, serving
+from .conftest import new_context
 from .page_helpers import open_page, visit, wait_for_advice
 
 pytestmark = pytest.mark.browser
@@ -38,34 +37,6 @@ SPREAD_KEPT = """() => caches.keys().then(async keys => {
   }
   return false;
 })"""
-
-
-@pytest.fixture(scope="module")
-def own_server(site):
-    """The site on a port of this module's own (stopped and started again by the tests)."""
-    holder = {"server": None}
-    first = SiteServer()
-    port = first.server_port
-    gen = serving(first)
-    holder["server"] = next(gen)
-
-    def stop() -> None:
-        server = holder["server"]
-        server.shutdown()
-        server.server_close()
-        holder["server"] = None
-
-    def start() -> SiteServer:
-        holder["server"] = server = SiteServer(port)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server
-
-    holder.update(stop=stop, start=start)
-    yield holder
-    if holder["server"] is not None:
-        stop()
-    else:
-        gen.close()
 
 
 @pytest.fixture(scope="module")
