@@ -74,6 +74,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .available import chunks_ahead_query
 from .available import lacking as _lacking
 from .available import loaders as _loaders
 from .core.options import advise
@@ -96,6 +97,7 @@ __all__ = [
     "TableMissing",
     "Tables",
     "advise_query",
+    "chunks_ahead_query",
     "distribution_query",
     "explain_decision_query",
     "explain_query",

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from .core.position import parse_query
 from .core.table import Table
 
 
@@ -25,3 +26,18 @@ def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.
     spread = None if "spread" in without else spread
     chunks = None if without & {"reach", "law"} else chunks
     return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
+
+
+def chunks_ahead_query(query: str, game: bool = False) -> dict:
+    """The chunks the next decisions of a position (or, ``game``, a game record's end, the
+    rival's sheet as it stands) can read (``goal.chunks_ahead``): ``{"variant", "chunks":
+    {quantity: [mask, …]}}``, no quantity without a goal."""
+    from .chances.goal import chunks_ahead
+
+    if game:
+        from .play.game import parse_game, replay
+
+        position = replay(parse_game(query))[1]
+    else:
+        position = parse_query(query)
+    return {"variant": position.variant.name, "chunks": chunks_ahead(position)}

@@ -16,6 +16,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
+from yacht.api import advise_query
+from yacht.loader import Tables
 
 from .conftest import PUBLIC, SNAPSHOT_CACHE, SiteServer, snapshot_url
 from .engine_driver import EngineDriver
@@ -157,6 +159,45 @@ def offline_after_one_visit(driver: EngineDriver, server: SiteServer, cpython, a
         assert_cores_advice(driver, QUERY, cpython(QUERY))
         shoot(driver, artifacts, "offline")
         assert [path for path in server.requested if path not in ("/sw.js", "/precache.js")] == []
+
+
+SPREADS_KEPT = """async () => {
+  for (const key of (await caches.keys()).filter((k) => k.startsWith("yacht-advisor-"))) {
+    const urls = (await (await caches.open(key)).keys()).map((r) => r.url);
+    if (urls.some((u) => u.includes("yacht-strict.spread.table"))) return true;
+  }
+  return false;
+}"""
+ESTIMATE = """() => {
+  const note = document.querySelector("[data-testid=estimate]");
+  const verdict = document.querySelector("[data-testid=verdict]");
+  return { shown: !note.hidden, chance: note.dataset.chance ?? null, lacking: note.dataset.lacking ?? null,
+           win: verdict?.dataset.win ?? null, estimate: verdict?.dataset.estimate ?? null };
+}"""
+
+
+def play_to_win_offline(driver: EngineDriver, server: SiteServer, cpython, artifacts: Path) -> None:
+    """3b. After one visit (the service worker controls the page and holds the spread tables,
+    fetched after the first advice), with the server failing every path, a rival link whose chance
+    reads chunks still advises: every option as CPython's without the chunks, the chance
+    labelled an estimate; once
+    the server is back, the exact chance, the CLI's, follows without a tap."""
+    query = LINKS["opponent"]
+    open_link(driver, server, QUERY)
+    driver.wait_for("() => navigator.serviceWorker?.controller?.state === 'activated'")
+    driver.wait_for(SPREADS_KEPT)
+    without = Tables(PUBLIC / "tables")  # as the device: the spread tables, no chunk
+    without.set_unavailable("official", ["reach", "law"])
+    estimate = advise_query(query, without)
+    with server_down(server):
+        open_link(driver, server, query)
+        assert_cores_advice(driver, query, estimate)
+        shown = driver.evaluate(ESTIMATE)
+        assert shown["shown"] and shown["chance"] == "true" and shown["lacking"] == "law reach", shown
+        assert shown["estimate"] == "law reach" and float(shown["win"]) == pytest.approx(estimate["win"], abs=1e-9)
+        shoot(driver, artifacts, "play-to-win-offline")
+    found = driver.wait_for(f"() => {{ const e = ({ESTIMATE})(); return !e.shown && e.estimate === null && e.win; }}")
+    assert float(found) == pytest.approx(cpython(query)["win"], abs=1e-9)
 
 
 def game_played_and_resumed(driver: EngineDriver, server: SiteServer, artifacts: Path) -> None:

@@ -74,6 +74,12 @@ def test_after_one_visit_the_page_advises_with_the_server_down(checked, server, 
     engine_smoke.offline_after_one_visit(checked, server, cpython, artifacts)
 
 
+def test_playing_to_win_with_the_server_down_gives_an_estimate_then_the_exact_chance(
+    checked, server, cpython, artifacts
+) -> None:
+    engine_smoke.play_to_win_offline(checked, server, cpython, artifacts)
+
+
 def test_a_game_is_played_by_taps_to_its_result_and_resumed_after_a_reload(checked, server, artifacts) -> None:
     engine_smoke.game_played_and_resumed(checked, server, artifacts)
 

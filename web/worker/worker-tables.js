@@ -28,6 +28,11 @@ export const EXTRA_WAIT_MS = 4000;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MOST_MS = 60_000;
 
+/** How many chunks are fetched ahead at once, and how many fetched ahead are kept (about 3.5 kB
+ * each) until an answer reads them. */
+const AHEAD_AT_ONCE = 6;
+const AHEAD_MOST = 1500;
+
 const delay = (ms) => new Promise((resolve) => setTimeout(() => resolve("slow"), ms));
 
 /** The loaders of one worker: `build` resolves to build.json, `python` to the package's handles
@@ -47,6 +52,8 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   const lacking = new Map();
   let attempt = 0;
   let timer = null;
+  /** "kind/variant/part" -> Promise of the bytes fetched ahead (fetchAhead), until read. */
+  const ahead = new Map();
 
   /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step.
    * The bytes cross as one buffer copy (toPy gives a memoryview, bytes() copies it): bytes() of the
@@ -75,6 +82,12 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
     if (!e) throw new LoadError("table", `build.json lists no ${kind} files for ${variant}`);
     if (k.parts.length && !Object.hasOwn(e, part))
       throw new LoadError("table", `build.json lists no ${kind} ${part} file for ${variant}`);
+    const early = ahead.get(`${kind}/${variant}/${part}`);
+    if (early) {
+      ahead.delete(`${kind}/${variant}/${part}`);
+      const bytes = await early.catch(() => null);
+      if (bytes) return bytes;
+    }
     const packed = k.fetch === "start" ? null : await packs?.bytesOf(kind, variant, part);
     if (packed) return packed;
     const url = k.chunked ? `${e.url}${name}?h=${e.hash}` : k.parts.length ? e[part].url : e.url;
@@ -222,5 +235,58 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
     await Promise.all(fetches);
   }
 
-  return { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles };
+  /** Fetch ahead (the bytes only: decoded when an answer asks for them) the chunks of `variant`
+   * that the next decisions can read (`wanted`: quantity -> masks, yacht.api.chunks_ahead_query),
+   * but those in py.tables, lacking, or in a kept part of the offline pack; AHEAD_AT_ONCE at a
+   * time, at low priority, at most AHEAD_MOST kept. */
+  async function fetchAhead(variant, wanted) {
+    const b = await build;
+    const todo = [];
+    for (const [kind, masks] of Object.entries(wanted)) {
+      const entry = b[b.kinds[kind].field][variant];
+      for (const mask of masks) {
+        const key = `${kind}/${variant}/${mask}`;
+        if (loaded.has(key) || lacking.has(key) || ahead.has(key) || files.has(key)) continue;
+        const name = `${mask.toString(16).padStart(3, "0")}.chunk`;
+        todo.push([key, kind, mask, `${entry.url}${name}?h=${entry.hash}`]);
+      }
+    }
+    if (todo.length && (await packs?.bytesOf(todo[0][1], variant, todo[0][2]))) return; // the pack has them
+    const next = async () => {
+      for (let item = todo.shift(); item; item = todo.shift()) {
+        const [key, , , url] = item;
+        const bytes = fetch(here(url), { priority: "low" }).then(async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return new Uint8Array(await response.arrayBuffer());
+        });
+        ahead.set(key, bytes);
+        await bytes.catch(() => ahead.delete(key));
+        while (ahead.size > AHEAD_MOST) ahead.delete(ahead.keys().next().value);
+      }
+    };
+    await Promise.all(Array.from({ length: AHEAD_AT_ONCE }, next));
+  }
+
+  /** Whether answers are followed by fetching ahead (the benchmark turns it off to compare). */
+  let lookAhead = true;
+  const setLookAhead = (on) => (lookAhead = on);
+
+  /** After a goal's answer, once the worker is idle: the chunks the next decisions can read
+   * (yacht.api.chunks_ahead_query of the position, or of the game record: `game`) fetched ahead. */
+  async function fetchAheadOf(query, game) {
+    if (!lookAhead) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const py = await python;
+    let found;
+    try {
+      const result = py.api.chunks_ahead_query(query, game);
+      found = result.toJs({ dict_converter: Object.fromEntries });
+      result.destroy();
+    } catch {
+      return; // a query an answer refused: nothing ahead
+    }
+    await fetchAhead(found.variant, found.chunks);
+  }
+
+  return { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles, fetchAheadOf, setLookAhead };
 }

@@ -184,7 +184,6 @@ firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnap
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
 firstAnswered.then(() => prefetchGoalFiles()).catch(() => {});
 
-
 /** Files fetched on demand that answers went without have arrived (`lacking`: the kinds of
  * `variant` still lacking): the page asks again for what it shows. */
 const recovered = (variant, lacking) => postMessage({ type: "recovered", variant, lacking });
@@ -192,12 +191,9 @@ const recovered = (variant, lacking) => postMessage({ type: "recovered", variant
 /** The offline packs (worker-pack.js): their news goes to the page as it comes. */
 const packs = offlinePacks(build, postMessage);
 
-const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles } = tableLoaders(
-  build,
-  python,
-  recovered,
-  packs,
-);
+const loaders = tableLoaders(build, python, recovered, packs);
+const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles, fetchAheadOf, setLookAhead } = loaders;
+globalThis.setLookAhead = setLookAhead; // for bench/bench_rival_wait.py: fetching ahead off, to compare
 
 /** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
  * SpreadMissing, ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
@@ -277,8 +273,12 @@ async function answer(name, query, ...more) {
   }
 }
 
-/** The advice of one position query: yacht.api.advise_query's dict. */
-const advise = (query) => answer("advise_query", query);
+/** The advice of one position query: yacht.api.advise_query's dict; the chunks ahead fetched after. */
+async function advise(query) {
+  const result = await answer("advise_query", query);
+  if (result.win !== undefined || result.reach !== undefined) fetchAheadOf(query, false).catch(() => {});
+  return result;
+}
 
 const actions = {
   /** Resolves when the runtime, the package and the table of `variant` are ready. */
@@ -304,10 +304,14 @@ const actions = {
     return answer("distribution_query", query);
   },
 
-  /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice). */
-  game({ query }) {
-    return answer("game_query", query);
+  /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice);
+   * with a goal, the chunks ahead fetched after. */
+  async game({ query }) {
+    const result = await answer("game_query", query);
+    fetchAheadOf(query, true).catch(() => {});
+    return result;
   },
+
 
   /** Every decision of a game record graded: yacht.api.review_query's dict. */
   review({ query }) {

@@ -171,6 +171,32 @@ def went_without(position: Position, lacking: frozenset[str]) -> list[str]:
     return sorted(read | ({"spread"} & lacking))
 
 
+def chunks_ahead(position: Position) -> dict[str, list[int]]:
+    """The chunks the next decisions of ``position``'s game can read, by quantity (masks
+    ascending): those of every position one category later, mine (each free category of my
+    sheet filled) or, with a rival, theirs (each of theirs filled); ``chunks_needed`` of each.
+    What a caller fetches ahead while the player thinks, so that the next turn waits on none."""
+    if position.opponent is None and position.target is None:
+        return {}
+    ahead: dict[str, set[int]] = {"law": set(), "reach": set()}
+    nexts = [position._replace(sheet=_filled(position.sheet, c)) for c in _free(position.sheet)]
+    if position.opponent is not None:
+        nexts += [position._replace(opponent=_filled(position.opponent, c)) for c in _free(position.opponent)]
+    for later in nexts:
+        for quantity, masks in chunks_needed(later).items():
+            ahead[quantity].update(masks)
+    return {quantity: sorted(masks) for quantity, masks in ahead.items() if masks}
+
+
+def _free(sheet: tuple[int | None, ...]) -> list[int]:
+    return [c for c, value in enumerate(sheet) if value is None]
+
+
+def _filled(sheet: tuple[int | None, ...], category: int) -> tuple[int | None, ...]:
+    """``sheet`` with ``category`` scored (0: only its mask matters to the chunks)."""
+    return tuple(0 if c == category else value for c, value in enumerate(sheet))
+
+
 @dataclass(frozen=True)
 class GoalTurn:
     """The goal's values of this turn of a position's sheets, for every roll and keep:

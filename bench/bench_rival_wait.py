@@ -1,0 +1,158 @@
+"""The wait at each decision of a game against a rival on a phone's network, and the offline pack.
+
+    .venv/bin/python bench/bench_rival_wait.py [--games 2] [--json FILE]
+
+Headless Chromium as a phone on ``bench_phone.NETWORK`` (9 Mbit/s down, 150 ms round trip; CDP
+on the page's target, which throttles its worker's requests too), the site served compressed by
+``tools/serve.py``'s handler, no service worker (every chunk a decision reads comes from the
+network, as on a first game). A game against a rival is played by taps from turn 1 to its end
+(random dice, the verdict followed, the rival's scores random), and each wait is timed from the
+tap that enters the rival's score (the last score before my turn) to the new answer shown with
+its chance. Games alternate between fetching ahead off (the worker's ``setLookAhead(false)``: the
+build before it) and on (the page as shipped), same dice for both. Printed: the waits' median,
+95th percentile and largest, before and after; the goal is a median ≤ 0.3 s.
+
+Then the offline pack of each variant: its size (build.json) and its download time on the same
+network (the goal card's Download until ``data-state=ready``).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+from bench_page import DEBIAN_CHROMIUM, TIMEOUT_MS
+from bench_phone import PHONE, Throttle, serving
+from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "tools"))
+from site_build.common import PUBLIC
+
+SHOWN = "() => document.querySelector('#options').dataset.query === location.search.slice(1)"
+
+
+def tap_dice(page: Page, rng: np.random.Generator, n: int) -> None:
+    for face in rng.integers(1, 7, n):
+        page.locator(f"#keypad button[data-face='{face}']").click()
+
+
+def my_turn(page: Page, rng: np.random.Generator) -> None:
+    missing = 5
+    while True:
+        tap_dice(page, rng, missing)
+        page.wait_for_function(SHOWN, timeout=TIMEOUT_MS)
+        verdict = page.get_by_test_id("verdict")
+        category, keep = verdict.get_attribute("data-category"), verdict.get_attribute("data-keep")
+        page.locator("#verdict-apply").click()
+        if category is not None:
+            return
+        missing = 5 - len(keep)
+
+
+def rival_turn(page: Page, rng: np.random.Generator) -> float:
+    """Their turn, tapped; seconds from the tap on their score to the new answer with its chance."""
+    free = page.locator("[data-testid=opponent-cell][data-value='']")
+    c = free.nth(int(rng.integers(free.count()))).get_attribute("data-category")
+    page.locator(f"[data-testid=opponent-cell][data-category='{c}']").click()
+    values = page.locator("#picker-values button:not([data-value=''])")
+    values.first.wait_for()
+    choice = values.nth(int(rng.integers(values.count())))
+    start = time.perf_counter()
+    choice.click()
+    page.wait_for_function(
+        f"() => ({SHOWN})() && !document.querySelector('#options').hasAttribute('aria-busy')"
+        " && /%/.test(document.querySelector('#summary').textContent)",
+        timeout=TIMEOUT_MS,
+        polling="raf",
+    )
+    return time.perf_counter() - start
+
+
+def play(browser, base: str, seed: int, ahead: bool) -> list[float]:
+    """One game against a rival on the phone's network; the waits after each rival score (s)."""
+    context = browser.new_context(service_workers="block", **PHONE)
+    page = context.new_page()
+    Throttle(context, page)
+    page.goto(base + "index.html")
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=TIMEOUT_MS)
+    page.workers[0].evaluate(f"globalThis.setLookAhead({'true' if ahead else 'false'})")
+    rng = np.random.default_rng(seed)
+    page.locator("#new-game").click()
+    page.locator("[data-start=first]").click()
+    waits = []
+    for turn in range(12):
+        my_turn(page, rng)
+        if turn < 11:
+            page.wait_for_timeout(300)  # the player looks up: the worker is idle meanwhile
+            waits.append(rival_turn(page, rng))
+    context.close()
+    return waits
+
+
+def pack_download(browser, base: str, variant: str) -> float:
+    context = browser.new_context(service_workers="block", **PHONE)
+    page = context.new_page()
+    Throttle(context, page)
+    query = "s=,,,,,,,,,,,&d=14466&r=1&o=,,,,,,,,,,," + ("&v=strict" if variant == "strict" else "")
+    page.goto(f"{base}index.html?{query}")
+    box = page.get_by_test_id("pack")
+    box.locator("button").wait_for(timeout=TIMEOUT_MS)
+    start = time.perf_counter()
+    box.locator("button").click()
+    page.wait_for_selector("[data-testid=pack][data-state=ready]", timeout=10 * TIMEOUT_MS)
+    seconds = time.perf_counter() - start
+    context.close()
+    return seconds
+
+
+def summary(waits: list[float]) -> dict:
+    ordered = sorted(waits)
+    return {
+        "median": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        "max": ordered[-1],
+        "n": len(ordered),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2, help="games of each mode (default 2)")
+    parser.add_argument("--json", type=__import__("pathlib").Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    build = json.loads((PUBLIC / "build.json").read_text())
+    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    waits: dict[str, list[float]] = {"before": [], "after": []}
+    packs = {}
+    with serving(PUBLIC) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True)
+        for game in range(args.games):
+            for mode in ("before", "after") if game % 2 == 0 else ("after", "before"):
+                waits[mode] += play(browser, base, 100 + game, ahead=mode == "after")
+        for variant, pack in sorted(build["packs"].items()):
+            packs[variant] = {
+                "bytes": pack["bytes"],
+                "parts": pack["parts"],
+                "seconds": pack_download(browser, base, variant),
+            }
+        browser.close()
+    figures = {"waits": {mode: summary(w) for mode, w in waits.items()}, "packs": packs}
+    print("Wait from the rival's score to the new answer, a game against a rival on a phone's network:")
+    for mode, label in (("before", "without fetching ahead"), ("after", "fetching ahead (shipped)")):
+        f = figures["waits"][mode]
+        figures_text = f"median {f['median']:.3f} s, 95th percentile {f['p95']:.3f} s, max {f['max']:.3f} s"
+        print(f"  {label:26} {figures_text} ({f['n']} waits)")
+    print("  goal: median ≤ 0.3 s")
+    print("The offline pack on the same network:")
+    for variant, f in packs.items():
+        print(f"  {variant:9} {f['bytes']:,} bytes in {f['parts']} parts + index, downloaded in {f['seconds']:.1f} s")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
