@@ -6,9 +6,9 @@ Headless Chromium as a phone on ``bench_phone.NETWORK`` (9 Mbit/s down, 150 ms r
 on the page's target, which throttles its worker's requests too), the site served compressed by
 ``tools/serve.py``'s handler, no service worker (every chunk a decision reads comes from the
 network, as on a first game). A game against a rival is played by taps from turn 1 to its end
-(random dice, the verdict followed, the rival's scores random), and each wait is timed from the
-tap that enters the rival's score (the last score before my turn) to the new answer shown with
-its chance. Games alternate between fetching ahead off (the worker's ``setLookAhead(false)``: the
+(random dice, the verdict followed, the rival's scores random, tapped ``PAUSE_MS`` after mine),
+and each wait is timed from the tap that enters the rival's score (the last score before my turn)
+to the new answer shown with its chance. Games alternate between fetching ahead off (the worker's ``setLookAhead(false)``: the
 build before it) and on (the page as shipped), same dice for both. Printed: the waits' median,
 95th percentile and largest, before and after; the goal is a median ≤ 0.3 s.
 
@@ -31,6 +31,9 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "tools"))
 from site_build.common import PUBLIC
 
+PAUSE_MS = 2000
+"""Between my score and the tap on the rival's: they roll up to three times meanwhile, so at a real
+table this is several seconds; 2 s here."""
 SHOWN = "() => document.querySelector('#options').dataset.query === location.search.slice(1)"
 
 
@@ -86,7 +89,7 @@ def play(browser, base: str, seed: int, ahead: bool) -> list[float]:
     for turn in range(12):
         my_turn(page, rng)
         if turn < 11:
-            page.wait_for_timeout(300)  # the player looks up: the worker is idle meanwhile
+            page.wait_for_timeout(PAUSE_MS)  # the rival plays their turn: the worker is idle meanwhile
             waits.append(rival_turn(page, rng))
     context.close()
     return waits

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .core.position import parse_query
+from .core.position import PositionError, check_turn_order, parse_query
 from .core.table import Table
 
 
@@ -29,15 +29,23 @@ def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.
 
 
 def chunks_ahead_query(query: str, game: bool = False) -> dict:
-    """The chunks the next decisions of a position (or, ``game``, a game record's end, the
-    rival's sheet as it stands) can read (``goal.chunks_ahead``): ``{"variant", "chunks":
-    {quantity: [mask, …]}}``, no quantity without a goal."""
+    """The chunks the next decisions of a position (or, ``game``, of a game record where it
+    ends, the rival's sheet as it stands) can read, soonest first (``goal.chunks_ahead``; a
+    record whose rival plays next, theirs first): ``{"variant", "chunks": [[quantity, mask],
+    …]}``, none without a goal."""
     from .chances.goal import chunks_ahead
 
+    rival_next = False
     if game:
         from .play.game import parse_game, replay
 
         position = replay(parse_game(query))[1]
+        if position.opponent is not None:
+            try:
+                check_turn_order(position.sheet, position.opponent)
+            except PositionError:
+                rival_next = True
     else:
         position = parse_query(query)
-    return {"variant": position.variant.name, "chunks": chunks_ahead(position)}
+    chunks = [[quantity, mask] for quantity, mask in chunks_ahead(position, rival_next)]
+    return {"variant": position.variant.name, "chunks": chunks}

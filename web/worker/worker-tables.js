@@ -52,8 +52,13 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   const lacking = new Map();
   let attempt = 0;
   let timer = null;
-  /** "kind/variant/part" -> Promise of the bytes fetched ahead (fetchAhead), until read. */
+  /** "kind/variant/part" -> Promise of the bytes fetched ahead (fetchAhead), until read; what is
+   * still to fetch ahead ([key, kind, mask, url], soonest first); whether that is under way; how
+   * many answers are fetching files of their own now (fetching ahead waits meanwhile). */
   const ahead = new Map();
+  const aheadList = [];
+  let aheadRunning = false;
+  let demand = 0;
 
   /** Decode `bytes` with `decode(py, data)` (Python), a failure as a LoadError of the table step.
    * The bytes cross as one buffer copy (toPy gives a memoryview, bytes() copies it): bytes() of the
@@ -170,17 +175,16 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   async function loadOrGoWithout(variant, kinds, parts, names) {
     const wanted = kinds.map((kind, i) => ({ kind, variant, part: parts[i], name: names[i] }));
     const key = (f) => `${f.kind}/${f.variant}/${f.part}`;
-    let outcome = "lacking";
     if (!wanted.some((f) => lacking.has(key(f)))) {
       const loading = Promise.all(wanted.map((f) => loadFile(f.kind, variant, f.part, f.name, true)));
       loading.catch(() => {});
-      outcome = await Promise.race([
-        loading.then(
-          () => "loaded",
-          () => "failed",
-        ),
-        delay(EXTRA_WAIT_MS),
-      ]);
+      demand += 1;
+      const arrived = loading.then(
+        () => "loaded",
+        () => "failed",
+      );
+      const outcome = await Promise.race([arrived, delay(EXTRA_WAIT_MS)]);
+      demand -= 1;
       if (outcome === "loaded") return true;
     }
     for (const f of wanted) if (!loaded.has(key(f))) lacking.set(key(f), f);
@@ -236,24 +240,28 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   }
 
   /** Fetch ahead (the bytes only: decoded when an answer asks for them) the chunks of `variant`
-   * that the next decisions can read (`wanted`: quantity -> masks, yacht.api.chunks_ahead_query),
-   * but those in py.tables, lacking, or in a kept part of the offline pack; AHEAD_AT_ONCE at a
-   * time, at low priority, at most AHEAD_MOST kept. */
+   * that the next decisions can read (`wanted`: [quantity, mask] pairs, soonest first:
+   * yacht.api.chunks_ahead_query), but those in py.tables, lacking, or in a kept part of the
+   * offline pack; a later call's list replaces what this one has not started; AHEAD_AT_ONCE at a
+   * time, at low priority, none started while an answer fetches files of its own; at most
+   * AHEAD_MOST kept. */
   async function fetchAhead(variant, wanted) {
     const b = await build;
     const todo = [];
-    for (const [kind, masks] of Object.entries(wanted)) {
+    for (const [kind, mask] of wanted) {
+      const key = `${kind}/${variant}/${mask}`;
+      if (loaded.has(key) || lacking.has(key) || ahead.has(key) || files.has(key)) continue;
       const entry = b[b.kinds[kind].field][variant];
-      for (const mask of masks) {
-        const key = `${kind}/${variant}/${mask}`;
-        if (loaded.has(key) || lacking.has(key) || ahead.has(key) || files.has(key)) continue;
-        const name = `${mask.toString(16).padStart(3, "0")}.chunk`;
-        todo.push([key, kind, mask, `${entry.url}${name}?h=${entry.hash}`]);
-      }
+      const name = `${mask.toString(16).padStart(3, "0")}.chunk`;
+      todo.push([key, kind, mask, `${entry.url}${name}?h=${entry.hash}`]);
     }
     if (todo.length && (await packs?.bytesOf(todo[0][1], variant, todo[0][2]))) return; // the pack has them
+    aheadList.splice(0, aheadList.length, ...todo);
+    if (aheadRunning) return;
+    aheadRunning = true;
     const next = async () => {
-      for (let item = todo.shift(); item; item = todo.shift()) {
+      for (let item = aheadList.shift(); item; item = aheadList.shift()) {
+        while (demand > 0) await delay(50);
         const [key, , , url] = item;
         const bytes = fetch(here(url), { priority: "low" }).then(async (response) => {
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -264,7 +272,11 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
         while (ahead.size > AHEAD_MOST) ahead.delete(ahead.keys().next().value);
       }
     };
-    await Promise.all(Array.from({ length: AHEAD_AT_ONCE }, next));
+    try {
+      await Promise.all(Array.from({ length: AHEAD_AT_ONCE }, next));
+    } finally {
+      aheadRunning = false;
+    }
   }
 
   /** Whether answers are followed by fetching ahead (the benchmark turns it off to compare). */

@@ -171,21 +171,23 @@ def went_without(position: Position, lacking: frozenset[str]) -> list[str]:
     return sorted(read | ({"spread"} & lacking))
 
 
-def chunks_ahead(position: Position) -> dict[str, list[int]]:
-    """The chunks the next decisions of ``position``'s game can read, by quantity (masks
-    ascending): those of every position one category later, mine (each free category of my
-    sheet filled) or, with a rival, theirs (each of theirs filled); ``chunks_needed`` of each.
-    What a caller fetches ahead while the player thinks, so that the next turn waits on none."""
+def chunks_ahead(position: Position, rival_next: bool = False) -> list[tuple[str, int]]:
+    """The chunks the next decisions of ``position``'s game can read, (quantity, mask) pairs,
+    soonest first: those of every position one category later (``chunks_needed`` of each), mine
+    (each free category of my sheet filled) and, with a rival, theirs (each of theirs filled):
+    mine first at my turn, theirs first when their turn comes next (``rival_next``). What a
+    caller fetches ahead while the players think, so that the next decision waits on none."""
     if position.opponent is None and position.target is None:
-        return {}
-    ahead: dict[str, set[int]] = {"law": set(), "reach": set()}
-    nexts = [position._replace(sheet=_filled(position.sheet, c)) for c in _free(position.sheet)]
+        return []
+    mine = [position._replace(sheet=_filled(position.sheet, c)) for c in _free(position.sheet)]
+    theirs = []
     if position.opponent is not None:
-        nexts += [position._replace(opponent=_filled(position.opponent, c)) for c in _free(position.opponent)]
-    for later in nexts:
+        theirs = [position._replace(opponent=_filled(position.opponent, c)) for c in _free(position.opponent)]
+    ahead: dict[tuple[str, int], None] = {}
+    for later in (theirs + mine) if rival_next else (mine + theirs):
         for quantity, masks in chunks_needed(later).items():
-            ahead[quantity].update(masks)
-    return {quantity: sorted(masks) for quantity, masks in ahead.items() if masks}
+            ahead.update(dict.fromkeys((quantity, mask) for mask in masks))
+    return list(ahead)
 
 
 def _free(sheet: tuple[int | None, ...]) -> list[int]:
