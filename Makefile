@@ -52,6 +52,8 @@ bench: site chromium engines
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_startup.py
 	$(PY) bench/bench_phone.py
+	$(PY) bench/bench_rival_wait.py
+	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_engines.py
 
 # The CLI on an example position.
