@@ -8,8 +8,9 @@ on the page's target, which throttles its worker's requests too), the site serve
 network, as on a first game). A game against a rival is played by taps from turn 1 to its end
 (random dice, the verdict followed, the rival's scores random, tapped ``PAUSE_MS`` after mine),
 and each wait is timed from the tap that enters the rival's score (the last score before my turn)
-to the new answer shown with its chance. Games alternate between fetching ahead off (the worker's ``setLookAhead(false)``: the
-build before it) and on (the page as shipped), same dice for both. Printed: the waits' median,
+to the new answer shown with its chance. Games alternate between fetching ahead off (the
+worker's ``setLookAhead(false)``: the build before it) and on (the page as shipped), same dice
+for both. Printed: the waits' median,
 95th percentile and largest, before and after; the goal is a median ≤ 0.3 s.
 
 Then the offline pack of each variant: its size (build.json) and its download time on the same
