@@ -50,7 +50,7 @@ def next_decisions(query: str) -> list[str]:
 
 @pytest.mark.parametrize("query", POSITIONS)
 def test_every_chunk_the_next_decision_reads_was_fetched_ahead(query) -> None:
-    ahead = {tuple(pair) for pair in chunks_ahead_query(query)["chunks"]}
+    ahead = {(quantity, mask) for quantity, mask, _ in chunks_ahead_query(query)["chunks"]}
     assert ahead, query
     for later in next_decisions(query):
         tables = Recording()
@@ -61,13 +61,14 @@ def test_every_chunk_the_next_decision_reads_was_fetched_ahead(query) -> None:
 def test_the_soonest_come_first_and_none_without_a_goal() -> None:
     at_my_turn = chunks_ahead_query(POSITIONS[1])["chunks"]
     assert len({tuple(p) for p in at_my_turn}) == len(at_my_turn)  # each once
+    assert all(name == f"{mask:03x}.chunk" for _, mask, name in at_my_turn)
     # At my turn, my positions one category later first: the rival's law as it stands (their
     # mask 1098: Deuces, Fours, Choice, B.Straight), then mine of masks with 6 categories filled.
-    assert at_my_turn[0] == ["law", 1098]
+    assert at_my_turn[0] == ["law", 1098, "44a.chunk"]
     assert bin(at_my_turn[1][1]).count("1") == 6
     # A record whose rival plays next (my turn 1 scored, theirs to come): their positions one
     # category later first, the first chunk their law after one category of theirs.
     their_turn = chunks_ahead_query("h=14466-4466-24466g&oh=", True)["chunks"]
-    assert their_turn[0] == ["law", 1]
+    assert their_turn[0][:2] == ["law", 1]
     assert chunks_ahead_query("s=3,,9,,,18,,,,,30,&d=14466&r=2")["chunks"] == []
     assert chunks_ahead_query("s=1,2,3,4,5,6,20,0,0,,30,&d=12346&r=1&o=2,4,6,8,10,12,22,0,0,15,,0")["chunks"] == []

@@ -9,6 +9,7 @@ import numpy as np
 
 from .core.position import PositionError, check_turn_order, parse_query
 from .core.table import Table
+from .core.table_kinds import chunk_name
 
 
 def lacking(tables: Mapping[str, Table], variant: str) -> frozenset[str]:
@@ -31,8 +32,8 @@ def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.
 def chunks_ahead_query(query: str, game: bool = False) -> dict:
     """The chunks the next decisions of a position (or, ``game``, of a game record where it
     ends, the rival's sheet as it stands) can read, soonest first (``goal.chunks_ahead``; a
-    record whose rival plays next, theirs first): ``{"variant", "chunks": [[quantity, mask],
-    …]}``, none without a goal."""
+    record whose rival plays next, theirs first): ``{"variant", "chunks": [[quantity, mask,
+    file name], …]}``, none without a goal."""
     from .chances.goal import chunks_ahead
 
     rival_next = False
@@ -47,5 +48,5 @@ def chunks_ahead_query(query: str, game: bool = False) -> dict:
                 rival_next = True
     else:
         position = parse_query(query)
-    chunks = [[quantity, mask] for quantity, mask in chunks_ahead(position, rival_next)]
+    chunks = [[quantity, mask, chunk_name(mask)] for quantity, mask in chunks_ahead(position, rival_next)]
     return {"variant": position.variant.name, "chunks": chunks}

@@ -182,7 +182,7 @@ def play_to_win_offline(driver: EngineDriver, server: SiteServer, cpython, artif
     reads chunks still advises: every option as CPython's without the chunks, the chance
     labelled an estimate; once
     the server is back, the exact chance, the CLI's, follows without a tap."""
-    query = LINKS["opponent"]
+    query = QUERY + "&o=,,,,,,,,,,,"  # turn 1: no other scenario fetches its chunks, nor ahead
     open_link(driver, server, QUERY)
     driver.wait_for("() => navigator.serviceWorker?.controller?.state === 'activated'")
     driver.wait_for(SPREADS_KEPT)

@@ -84,9 +84,18 @@ def assert_same_chances(page: Page, expected: dict) -> None:
     assert [(key(o), o["rank"]) for o in options] == [(key(w), w["rank"]) for w in expected["options"]]
 
 
+def answers_only(page: Page, server) -> None:
+    """From now on the server sees only what answers fetch: no chunk fetched ahead (the worker's
+    setLookAhead(false)), the spread tables fetched after the first advice already fetched."""
+    page.workers[0].evaluate("globalThis.setLookAhead(false); globalThis.goalFilesFetched")
+    server.requested.clear()
+
+
 def test_a_link_with_an_opponent_shows_the_chance_of_winning_of_every_option(page: Page, server, cpython) -> None:
-    server.requested.clear()  # what the tests before asked for is not this page's
     open_page(page, server, MID_GAME)
+    wait_for_advice(page, MID_GAME)
+    answers_only(page, server)  # what the tests before asked for is not this page's
+    visit(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
     assert not [p for p in server.requested if ".spread.table" in p or ".chunk" in p]  # no goal: neither
     visit(page, server, AGAINST)
@@ -160,9 +169,9 @@ def test_a_score_to_reach_ranks_by_the_chance_of_reaching_it_exactly_from_the_ch
     seven masks after this one, fetched only once a target is set; no spread table. (A page of
     its own: the opponent's test before loaded some of the same chunks.)"""
     page = warm_page
-    server.requested.clear()
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
+    answers_only(page, server)
     assert not [p for p in server.requested if ".reach/" in p]  # no target: no chunk
     open_page(page, server, TARGET)
     wait_for_advice(page, TARGET)

@@ -240,7 +240,7 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   }
 
   /** Fetch ahead (the bytes only: decoded when an answer asks for them) the chunks of `variant`
-   * that the next decisions can read (`wanted`: [quantity, mask] pairs, soonest first:
+   * that the next decisions can read (`wanted`: [quantity, mask, file name], soonest first:
    * yacht.api.chunks_ahead_query), but those in py.tables, lacking, or in a kept part of the
    * offline pack; a later call's list replaces what this one has not started; AHEAD_AT_ONCE at a
    * time, at low priority, none started while an answer fetches files of its own; at most
@@ -248,11 +248,10 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   async function fetchAhead(variant, wanted) {
     const b = await build;
     const todo = [];
-    for (const [kind, mask] of wanted) {
+    for (const [kind, mask, name] of wanted) {
       const key = `${kind}/${variant}/${mask}`;
       if (loaded.has(key) || lacking.has(key) || ahead.has(key) || files.has(key)) continue;
       const entry = b[b.kinds[kind].field][variant];
-      const name = `${mask.toString(16).padStart(3, "0")}.chunk`;
       todo.push([key, kind, mask, `${entry.url}${name}?h=${entry.hash}`]);
     }
     if (todo.length && (await packs?.bytesOf(todo[0][1], variant, todo[0][2]))) return; // the pack has them

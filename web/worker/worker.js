@@ -182,7 +182,7 @@ const firstAnswered = python
   .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)));
 firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot()).catch(() => {});
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
-firstAnswered.then(() => prefetchGoalFiles()).catch(() => {});
+globalThis.goalFilesFetched = firstAnswered.then(() => prefetchGoalFiles()).catch(() => {}); // tests await it
 
 /** Files fetched on demand that answers went without have arrived (`lacking`: the kinds of
  * `variant` still lacking): the page asks again for what it shows. */
@@ -276,7 +276,7 @@ async function answer(name, query, ...more) {
 /** The advice of one position query: yacht.api.advise_query's dict; the chunks ahead fetched after. */
 async function advise(query) {
   const result = await answer("advise_query", query);
-  if (result.win !== undefined || result.reach !== undefined) fetchAheadOf(query, false).catch(() => {});
+  if ("exact" in result) fetchAheadOf(query, false).catch(() => {}); // a goal's answer
   return result;
 }
 
