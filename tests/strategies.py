@@ -1,5 +1,6 @@
 """Hypothesis strategies for sheets, dice and positions, and games played for the tests (one place for all)."""
 
+import numpy as np
 from hypothesis import strategies as st
 from yacht.core.categories import N_CATEGORIES
 from yacht.core.options import advise
@@ -121,3 +122,36 @@ def advisor_practice(tilde, variant, seed: int, opponent: bool, mistakes: bool =
         else:
             game.score(option.category)
     return game
+
+
+@st.composite
+def chunk_values(draw) -> tuple[str, str, int, np.ndarray]:
+    """(variant name, quantity, mask, values) for ``reach_table.encode_chunk``: values (64, width)
+    float64 indexed [ν, k], each stored row q / 65535 for integers q falling along k from
+    q(0) = 65535 (k = 0) — rows smooth, random, in a few big steps (a drop of 65535 among them) or
+    flat, mixed within a chunk so that a row can be far from the one before it."""
+    from yacht.chances.reach import canonical_states
+    from yacht.chances.reach_table import SCALE, row_lengths
+
+    variant = draw(st.sampled_from(list(VARIANTS)))
+    quantity = draw(st.sampled_from(["reach", "law"]))
+    mask = draw(st.integers(0, 4094))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    lengths = row_lengths(VARIANTS[variant], mask)
+    values = np.zeros((64, int(lengths.max()) + 2))
+    for nu, n in zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True):
+        style = rng.integers(4)
+        if style == 0:  # smooth: a normal law's upper tail, rounded
+            k = np.arange(1, n + 1)
+            q = np.rint(SCALE * 0.5 * (1 - np.tanh((k - rng.uniform(0, n)) / rng.uniform(1, n / 2 + 1))))
+        elif style == 1:  # random drops
+            q = SCALE - np.sort(rng.integers(0, SCALE + 1, n))
+        elif style == 2:  # a few big steps, one of them possibly the whole 65535 at once
+            q = np.full(n, SCALE)
+            for at in rng.integers(0, n, rng.integers(1, 4)):
+                q[at:] = rng.integers(0, q[at] + 1) if rng.integers(2) else 0
+        else:  # flat: 1 all along, or a constant tail
+            q = np.full(n, SCALE if rng.integers(2) else int(rng.integers(0, SCALE + 1)))
+        values[nu, 0] = 1.0
+        values[nu, 1 : n + 1] = np.asarray(q, dtype=np.int64) / SCALE
+    return variant, quantity, mask, values

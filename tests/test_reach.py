@@ -1,12 +1,16 @@
 """R(s, k), the chance of reaching k more points: the solve against a brute force and
-the exact goal DP, the chunk files (round trip, damage, the shipped chunks against a
-fresh solve), the loader, and exact t= answers from any sheet."""
+the exact goal DP, the chunk files (exact round trip, the format as documented, damage and
+other versions refused, the shipped chunks against a fresh solve and written again), the loader,
+and exact t= answers from any sheet."""
 
 import zlib
 
 import numpy as np
 import pytest
 from bruteforce import goal_value
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import chunk_values
 from yacht.chances.goal import goal_advice
 from yacht.chances.law import LAW_PAD, empty_law, solve_law_states
 from yacht.chances.outcome import max_future, solve_outcome
@@ -20,6 +24,7 @@ from yacht.chances.reach_table import (
     decode_chunk,
     encode_chunk,
     folder_name,
+    row_lengths,
 )
 from yacht.chances.winning import option_values, reach_payoff, solve_goal, win_payoff
 from yacht.core.categories import FULL_MASK, N_CATEGORIES
@@ -94,14 +99,65 @@ def test_reach_is_one_at_or_below_zero_zero_past_the_most_and_falls_along_k():
     assert lookup(reach, 0b111111110000, 5, 10_000) == 0.0
 
 
-def test_a_chunk_round_trips_within_half_a_step_and_reads_any_nu_and_need():
+def test_a_chunk_round_trips_exactly_and_reads_any_nu_and_need():
     mask = 0b101111110011
     reach = solve_supersets(STRICT, mask)
-    chunk = decode_chunk(encode_chunk("strict", mask, reach[mask]), variant="strict", mask=mask)
+    data = encode_chunk("strict", mask, reach[mask])
+    chunk = decode_chunk(data, variant="strict", mask=mask)
+    for nu, n in zip(canonical_states(mask).tolist(), row_lengths(STRICT, mask).tolist(), strict=True):
+        assert np.array_equal(chunk.values[nu, : n + 1], np.rint(reach[mask, nu, : n + 1] * SCALE) / SCALE), nu
+        assert not chunk.values[nu, n + 1 :].any()
     for nu in range(64):
         for need in (-3, 0, 1, 7, 20, 60, 200):
             assert abs(chunk.at(np.array(nu), np.array(need)) - lookup(reach, mask, nu, need)) <= HALF_STEP
-    assert encode_chunk("strict", mask, reach[mask]) == encode_chunk("strict", mask, reach[mask].copy())
+    assert data == encode_chunk("strict", mask, reach[mask].copy())
+
+
+@given(chunk_values())
+def test_any_falling_rows_round_trip_exactly_and_write_the_same_bytes_twice(drawn):
+    variant, quantity, mask, values = drawn
+    data = encode_chunk(variant, mask, values, quantity)
+    chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity)
+    assert chunk.values.shape == (64, values.shape[1]) and np.array_equal(chunk.values, values)
+    assert encode_chunk(variant, mask, values.copy(), quantity) == data
+
+
+def test_rising_or_out_of_range_values_are_not_written():
+    values = np.zeros((64, 52))
+    values[[0, 63], 0] = 1.0
+    values[0, 1:51] = np.linspace(1.0, 0.5, 50)
+    values[63, 1:51] = 0.5
+    encode_chunk("official", 2047, values)  # falling: written
+    values[63, 30] = 0.6
+    with pytest.raises(ValueError, match="mask 2047, ν 63: R rises along k"):
+        encode_chunk("official", 2047, values)
+    values[63, 30], values[0, 1] = 0.5, 1.5
+    with pytest.raises(ValueError, match="mask 2047, ν 0: R rises"):
+        encode_chunk("official", 2047, values)
+
+
+def _shipped(variant: str, quantity: str, mask: int) -> bytes:
+    return (DEFAULT_TABLES / folder_name(variant, quantity) / chunk_name(mask)).read_bytes()
+
+
+@pytest.mark.parametrize("variant", ["official", "strict"])
+@pytest.mark.parametrize("quantity", ["reach", "law"])
+def test_a_shipped_chunk_written_again_from_its_values_is_the_same_bytes(variant, quantity):
+    """build_table's chunks read back and written again: the same bytes (a sample of masks here;
+    every mask of one variant in make test-slow, below)."""
+    for mask in [*np.random.default_rng(3).choice(FULL_MASK, 12, replace=False).tolist(), 0, 2047, 4094]:
+        data = _shipped(variant, quantity, mask)
+        chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity)
+        assert encode_chunk(variant, mask, chunk.values, quantity) == data, mask
+
+
+@pytest.mark.slow
+def test_every_shipped_chunk_of_a_variant_written_again_from_its_values_is_the_same_bytes():
+    for quantity in ("reach", "law"):
+        for mask in range(FULL_MASK):
+            data = _shipped("official", quantity, mask)
+            chunk = decode_chunk(data, variant="official", mask=mask, quantity=quantity)
+            assert encode_chunk("official", mask, chunk.values, quantity) == data, (quantity, mask)
 
 
 @pytest.mark.parametrize("variant", ["official", "strict"])
@@ -122,43 +178,112 @@ def test_the_shipped_chunks_equal_a_fresh_solve_and_their_successors(variant):
                 assert np.abs(stored - reach[m, nu, : most + 2]).max() <= HALF_STEP, (m, nu)
 
 
-def _damaged(header_changes: dict | None = None, drops: np.ndarray | None = None) -> bytes:
-    """A chunk of mask 2047 (Yacht free: rows ν 0 and 63, 50 values each) with its header or
-    its drops changed, checksummed as a writer would."""
-    header = {"count": 100, "encoding": "u2-delta-shuffle-deflate", "layout": "nu-k", "mask": 2047, "quantity": "reach"}
-    header |= {"scale": SCALE, "variant": "official"} | (header_changes or {})
-    if drops is None:
-        drops = np.zeros(100, dtype=np.int64)
-        drops[[49, 99]] = [60000, 65000]
-    payload = zlib.compress(drops.astype("<u2").view(np.uint8).reshape(-1, 2).T.tobytes())
-    return container(MAGIC, VERSION, header, payload)
+def _written(drops: list, codes: list | None = None, header: dict | None = None, body_end: bytes | int = b"") -> bytes:
+    """A chunk written as the module docstring says, independently of ``encode_chunk``: ``drops``
+    (a list of rows of drops, int), ``codes`` (order, base, shift, weight) per row (default: all
+    (0, 0, 0, 0); a base over 2 is written as given and predicts as base 0), the header (default:
+    the official reach chunk of mask 2047) and bytes appended to the inflated payload (or, a
+    number, as many bytes cut from its end)."""
+    codes = codes or [(0, 0, 0, 0)] * len(drops)
+    width = max(len(d) for d in drops)
+    rows = np.zeros((len(drops) + 2, width), dtype=np.int64)  # rows −2, −1, then 0, 1, …
+    residuals = []
+    for i, (d, (order, base, shift, weight)) in enumerate(zip(drops, codes, strict=True)):
+        n, d = len(d), np.asarray(d, dtype=np.int64)
+        at = np.arange(n) + shift
+        change = np.where((at >= 0) & (at < width), (rows[i + 1] - rows[i])[np.clip(at, 0, width - 1)], 0)
+        p = [np.zeros(n, dtype=np.int64), rows[i + 1, :n], rows[i + 1, :n] + (weight * change + 4) // 8][base % 3]
+        t = d - p
+        for _ in range(order):
+            t = t - np.concatenate(([0], t[:-1]))
+        r = (t + 32768) % 65536 - 32768
+        residuals.append(np.where(r >= 0, 2 * r, -2 * r - 1))
+        rows[i + 2, :n] = d
+    z = np.concatenate(residuals)
+    escapes = (z[z >= 255] - 255).astype("<u2").view(np.uint8).reshape(-1, 2).T.tobytes()
+    first = bytes(o | b << 2 | (s + 8) << 4 for o, b, s, _ in codes)
+    body = bytes(x for pair in zip(first, (w for *_, w in codes), strict=True) for x in pair)
+    body += np.minimum(z, 255).astype(np.uint8).tobytes() + escapes
+    body = body[: len(body) - body_end] if isinstance(body_end, int) else body + body_end
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -15)
+    header = {"count": sum(len(d) for d in drops), "mask": 2047, "quantity": "reach", "variant": "official"} | (
+        header or {}
+    )
+    return container(MAGIC, VERSION, header, deflater.compress(body) + deflater.flush())
 
 
-def test_the_damage_helper_makes_a_good_chunk_by_default():
-    chunk = decode_chunk(_damaged(), variant="official", mask=2047)
-    assert chunk.values[0, 49] == 1.0 and abs(chunk.values[0, 50] - 5535 / SCALE) < 1e-12
-    assert abs(chunk.values[63, 50] - 535 / SCALE) < 1e-12 and chunk.values[63, 51] == 0.0
+YACHT_ONLY = [[0] * 49 + [60000], [0] * 49 + [65000]]
+"""Mask 2047 (the Yacht free): rows ν 0 and 63, 50 drops each; R = 1 until a last drop."""
+
+
+@settings(max_examples=50)
+@given(chunk_values(), st.data())
+def test_rows_written_by_the_documented_rule_with_any_codes_are_read_back(drawn, data):
+    """Any codes (orders 0–3, bases 0–2, shifts −8 … 7, weights 0–255, not only those the writer
+    chooses), escapes and all, by the docstring's rule as ``_written`` follows it."""
+    variant, quantity, mask, values = drawn
+    q = np.rint(values[canonical_states(mask)] * SCALE).astype(np.int64)
+    lengths = row_lengths(VARIANTS[variant], mask).tolist()
+    drops = [q[i, :n] - q[i, 1 : n + 1] for i, n in enumerate(lengths)]
+    code = st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(-8, 7), st.integers(0, 255))
+    codes = data.draw(st.lists(code, min_size=len(drops), max_size=len(drops)))
+    header = {"count": sum(lengths), "mask": mask, "quantity": quantity, "variant": variant}
+    chunk = decode_chunk(_written(drops, codes, header), variant=variant, mask=mask, quantity=quantity)
+    assert np.array_equal(chunk.values, values)
+
+
+def test_the_documented_writer_makes_a_good_chunk_by_default():
+    chunk = decode_chunk(_written(YACHT_ONLY), variant="official", mask=2047)
+    assert chunk.values[0, 49] == 1.0 and chunk.values[0, 50] == 5535 / SCALE and chunk.values[0, 51] == 0.0
+    assert chunk.values[63, 50] == 535 / SCALE and not chunk.values[1:63].any()
 
 
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (_damaged({"variant": "strict"}), "holds the strict reach chunk of mask 2047, expected the official reach"),
-        (_damaged({"mask": 2046}), "holds the official reach chunk of mask 2046"),
-        (_damaged({"quantity": "law"}), "holds the official law chunk of mask 2047, expected the official reach"),
-        (_damaged({"count": 99}), "header count is 99"),
-        (_damaged({"scale": 1000}), "header scale is 1000"),
-        (_damaged({"mask": True}), "header mask is True, expected a JSON int"),
-        (_damaged(drops=np.full(100, 1400)), "falls below 0"),
-        (_damaged(drops=np.zeros(99, dtype=np.int64)), "payload holds 198 bytes, expected 200"),
-        (_damaged()[:-1] + b"\0", "checksum mismatch"),
-        (b"\x89YACHT\r\n" + _damaged()[8:], "bad magic"),
+        (
+            _written(YACHT_ONLY, header={"variant": "strict"}),
+            "holds the strict reach chunk of mask 2047, expected the",
+        ),
+        (_written(YACHT_ONLY, header={"mask": 2046}), "holds the official reach chunk of mask 2046, expected the"),
+        (_written(YACHT_ONLY, header={"quantity": "law"}), "holds the official law chunk of mask 2047, expected the"),
+        (_written(YACHT_ONLY, header={"count": 99}), "header count is 99, expected 100"),
+        (_written(YACHT_ONLY, header={"mask": True}), "header mask is True, expected a JSON int"),
+        (_written(YACHT_ONLY, header={"scale": 65535}), "header holds other keys than count, mask, quantity"),
+        (_written([[0] * 49 + [60000], [0] * 48 + [40000, 40000]]), "ν 63 falls below 0 .its drops add up to 80000"),
+        (_written(YACHT_ONLY, [(0, 0, 0, 0), (0, 3, 0, 0)]), "row 1 has base 3, expected 0–2"),
+        (_written(YACHT_ONLY, body_end=b"\0"), "payload holds 109 bytes, expected 108"),
+        (_written(YACHT_ONLY, body_end=1), "payload holds 107 bytes, expected 108"),
+        (_written(YACHT_ONLY)[:-1] + b"\0", "checksum mismatch"),
+        (b"\x89YACHT\r\n" + _written(YACHT_ONLY)[8:], "bad magic"),
     ],
-    ids=["variant", "mask", "quantity", "count", "scale", "type", "range", "length", "checksum", "magic"],
+    ids=["variant", "mask", "quantity", "count", "type", "keys", "range", "code", "long", "short", "sum", "magic"],
 )
-def test_a_damaged_chunk_is_refused_with_a_message_naming_the_fault(data, words):
-    with pytest.raises(TableError, match="the chunk file: .*" + words.replace("(", r"\(")):
+def test_a_damaged_chunk_is_refused_with_a_message_naming_the_file_and_the_fault(data, words):
+    with pytest.raises(TableError, match="^the chunk file: .*" + words.replace("(", r"\(")):
         decode_chunk(data, variant="official", mask=2047, source="the chunk file")
+
+
+def test_a_chunk_of_another_format_version_is_refused_naming_the_file_and_both_versions():
+    header = {"count": 100, "encoding": "u2-delta-shuffle-deflate", "layout": "nu-k", "mask": 2047}
+    header |= {"quantity": "reach", "scale": SCALE, "variant": "official"}
+    version_1 = container(MAGIC, (1, 0), header, zlib.compress(bytes(200)))  # a version 1.0 chunk
+    with pytest.raises(TableError, match=r"^7ff\.chunk: format version 1\.0 is not supported \(expected 2\.x\)"):
+        decode_chunk(version_1, variant="official", mask=2047, source="7ff.chunk")
+    newer = bytearray(_written(YACHT_ONLY))
+    newer[len(MAGIC)] = 3
+    with pytest.raises(TableError, match=r"^7ff\.chunk: format version 3\.0 is not supported \(expected 2\.x\)"):
+        decode_chunk(bytes(newer), variant="official", mask=2047, source="7ff.chunk")
+    assert VERSION == (2, 0)
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10_000), st.integers(1, 255))
+def test_any_changed_byte_of_a_chunk_is_refused(at, flip):
+    data = bytearray(_written(YACHT_ONLY))
+    data[at % len(data)] ^= flip
+    with pytest.raises(TableError, match=r"^the chunk file: "):
+        decode_chunk(bytes(data), variant="official", mask=2047, source="the chunk file")
 
 
 def test_the_loader_without_a_folder_names_the_chunks_it_lacks_and_a_folder_names_a_missing_file(tmp_path):

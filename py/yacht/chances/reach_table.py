@@ -10,29 +10,63 @@ lowercase hex digits>.chunk`` (``chunk_name``): 4,095 files per folder. A
 position with mask m needs the chunks of the masks ``m | 1 << c`` for its free
 categories c only (``chunks_for``); an opponent's law, the law chunk of their mask.
 
-Format version 1.0, the container of ``table`` (magic, version, header length,
-header, payload, SHA-256 of all before it) with magic ``b"\\x89YREACH\\n"``. The
-header (a UTF-8 JSON object, keys sorted) holds ``variant``, ``quantity``
-(``"reach"`` or ``"law"``), ``mask`` (0–4094), ``layout`` (``"nu-k"``),
-``encoding`` (``"u2-delta-shuffle-deflate"``), ``scale`` (65535) and ``count``
-(the number of stored values).
+Format version 2.0 (``VERSION``; this is the file format, not the package
+version). A chunk file is, in order (the container of ``core.table``):
 
-Layout ``nu-k``: one row per canonical reachable ν of the mask
-(``reach.canonical_states``: ν, except 0 where the bonus is out of reach),
-ascending; row ν holds R for k = 1 … ``outcome.max_future(mask, ν)`` (R = 1 for
-k ≤ 0 and 0 beyond, so neither is stored). Rows follow one another.
+1. Magic string, 8 bytes: ``b"\\x89YREACH\\n"``.
+2. Format version, 2 bytes: major 2, minor 0. A reader MUST refuse another
+   major version (1.0 included) and SHOULD accept a higher minor one.
+3. Header length ``H``, 4 bytes, unsigned little-endian (at most 1,024).
+4. Header, ``H`` bytes: a UTF-8 JSON object, keys sorted, no spaces, holding
+   exactly ``count`` (the number of stored values, a JSON integer),
+   ``mask`` (0–4094), ``quantity`` (``"reach"`` or ``"law"``) and ``variant``
+   (``"official"`` or ``"strict"``). Layout, encoding and scale are those of
+   the format version and are not stored.
+5. Payload: a raw deflate stream (RFC 1951: no zlib header or Adler-32; zlib's
+   ``wbits = -15``), up to the last 32 bytes.
+6. Checksum, 32 bytes: the SHA-256 of every byte before it.
 
-Encoding ``u2-delta-shuffle-deflate``: each value is ``q = round(R × 65535)``
-(within 7.7e-6 of the solve; S likewise). R (and S) falls as k rises, so each row is stored as the
-drops ``q[k − 1] − q[k]`` with ``q[0] = 65535``: little-endian uint16, every
-one ≥ 0; the row is decoded by subtracting their running sum from 65535. The
-numbers are byte-shuffled (all low bytes, then all high bytes) and deflated at
-level 9. A reader MUST verify the checksum, every header field (the variant
-quantity and mask it asked for among them), the decompressed length (``2 × count``,
-inflating no more than that), and that no row's drops add up to more than
-65535 (every value in 0–1, falling along k).
+Rows: one per canonical reachable ν of the mask (``reach.canonical_states``:
+ν, except 0 where the bonus is out of reach), ascending, N rows; row i holds R
+for k = 1 … n_i, n_i = ``outcome.max_future(mask, ν)`` (R = 1 for k ≤ 0 and 0
+beyond, so neither is stored), count = Σ n_i. Each value is
+``q = round(R × 65535)`` (``SCALE``: within 7.7e-6 of the solve; S likewise),
+and row i is stored as its drops ``d_i[j] = q(j) − q(j + 1)`` (q(k): the value at k), j = 0 … n_i − 1,
+with q(0) = 65535: each 0–65535, since R falls as k rises.
 
-Writing is deterministic: the same R gives the same bytes.
+Prediction: let W = max n_i, ``D_i`` row i's drops followed by zeros up to W
+columns, and D_{−1} = D_{−2} = 0. Each row has a code (o, b, s, a): order o
+(0–3), base b (0–2), shift s (−8 … 7) and weight a (0–255, the weight a / 8),
+and a prediction p_i[j] = 0 (b = 0), D_{i−1}[j] (b = 1), or D_{i−1}[j] +
+⌊(a · (D_{i−1} − D_{i−2})[j + s] + 4) / 8⌋ (b = 2; the difference read as 0
+where j + s is outside 0 … W − 1): the change from row i − 2 to row i − 1,
+moved s columns and weighted, predicts the change from row i − 1 to row i.
+The residual of row i is ``Δ^o (d_i − p_i)``, where Δx[j] = x[j] − x[j − 1]
+with x[−1] = 0, reduced modulo 65536 to a signed 16-bit integer r, zigzagged:
+z = 2r for r ≥ 0, −2r − 1 otherwise (0–65535). A reader undoes it with o
+running sums of r along the row and d_i = (that + p_i) mod 65536, row after row.
+
+The inflated payload is, in order:
+
+a. Row codes, 2 N bytes: per row, ``o | b << 2 | (s + 8) << 4``, then a
+   (b < 2: written with s = 0 and a = 0, and ignored).
+b. Residuals, count bytes: min(z, 255) of every value, row after row.
+c. Escapes, 2 E bytes, E the number of bytes 255 in (b): for each of them, in
+   order, z − 255 as uint16 little-endian, byte-shuffled (the E low bytes,
+   then the E high bytes).
+
+A reader MUST verify, before using any value: the checksum; every header field's
+JSON type and value (the variant, quantity and mask it asked for; count = Σ n_i);
+that the payload inflates to exactly 2 N + count + 2 E bytes with nothing after
+the stream (inflating no more than 2 N + 3 count); that every code's base is
+0–2; and that no row's drops add up to more than 65535 (every value in 0–1, not
+rising along k).
+
+Writing is deterministic: the same R gives the same bytes. The writer (``encode_chunk``)
+tries, for each row, b 0 and 1 with o 0–3 and b 2 with o 0–2, s −6 … 6 and a 1 … 16, and
+keeps the code whose residuals have the fewest bits (Σ of the bit lengths of |r|; a tie goes
+to the lower order, then the lower base, weight, shift); it deflates at level 9, memLevel 9,
+strategy ``Z_FILTERED``. A reader depends on none of these choices.
 """
 
 import zlib
@@ -52,12 +86,20 @@ from .outcome import canonical_nu, max_future
 from .reach import canonical_states
 
 MAGIC: Final = b"\x89YREACH\n"
-VERSION: Final = (1, 0)
-LAYOUT: Final = "nu-k"
-ENCODING: Final = "u2-delta-shuffle-deflate"
+VERSION: Final = (2, 0)
 QUANTITIES: Final = ("reach", "law")
 SCALE: Final = 65535
 """Fixed-point scale: a stored chance is within 0.5 / 65535 ≈ 7.7e-6 of the solve."""
+
+_SHIFTS: Final = np.arange(-6, 7)
+"""The shifts s the writer tries (the format allows −8 … 7)."""
+_WEIGHTS: Final = np.arange(1, 17)
+"""The weights a the writer tries: a / 8 = 0.125 … 2."""
+_MARGIN: Final = 8
+"""Zero columns on each side of the rows in ``_padded``: a shift reads 0 outside the rows."""
+_ESCAPE: Final = 255
+_WBITS: Final = -15
+"""Raw deflate: no zlib header or Adler-32 (the SHA-256 checks every byte)."""
 
 
 def folder_name(variant: str, quantity: str = "reach") -> str:
@@ -80,31 +122,76 @@ def row_lengths(variant: Variant, mask: int) -> np.ndarray:
     return np.array([max_future(variant, mask, nu) for nu in canonical_states(mask).tolist()], dtype=np.int64)
 
 
+def _padded(lengths: np.ndarray) -> np.ndarray:
+    """Zeros for a chunk's drops as they are written or read: (2 + rows, margin + W + margin)
+    int64, row i at index 2 + i (0 and 1: the zero rows −2 and −1), drop j at column margin + j,
+    zeros past each row's end (W: the longest row)."""
+    return np.zeros((len(lengths) + 2, int(lengths.max(initial=0)) + 2 * _MARGIN), dtype=np.int64)
+
+
+def _zigzag(residual: np.ndarray) -> np.ndarray:
+    """Residuals modulo 65536 as signed 16-bit integers, zigzagged (0–65535)."""
+    signed = ((residual + 32768) & 0xFFFF) - 32768
+    return np.where(signed >= 0, 2 * signed, -2 * signed - 1)
+
+
+def _bits(residuals: np.ndarray) -> np.ndarray:
+    """(candidates,) Σ of the bit lengths of |residual| along the last axis (integers: exact)."""
+    return np.frexp(np.abs(residuals).astype(np.float64))[1].sum(axis=-1)
+
+
+def _codes(rows: np.ndarray, i: int, drops: np.ndarray) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """The code (order, base, shift, weight) of row i with the fewest residual bits, and its
+    residual (n,) before the zigzag, given the rows before it (``_padded``). Candidates in
+    order: b 0, b 1, then b 2 by weight, then shift."""
+    n = len(drops)
+    change = rows[i + 1] - rows[i]
+    moved = change[np.arange(n)[None, :] + _SHIFTS[:, None] + _MARGIN]  # (shifts, n)
+    corrections = (_WEIGHTS[:, None, None] * moved[None] + 4) >> 3  # (weights, shifts, n)
+    step = drops - rows[i + 1, _MARGIN : _MARGIN + n]
+    targets = np.concatenate([drops[None], step[None], step[None] - corrections.reshape(-1, n)])
+    best: tuple[int, int, int, np.ndarray] | None = None
+    for order in range(4):
+        if order == 3:
+            targets = targets[:2]  # b = 2 stops at order 2
+        if order:
+            targets[:, 1:] = targets[:, 1:] - targets[:, :-1]  # Δ, in place (the right side first)
+        bits = _bits(targets)
+        j = int(np.argmin(bits))
+        if best is None or bits[j] < best[0]:
+            best = (int(bits[j]), order, j, targets[j].copy())
+    _, order, j, residual = best
+    if j < 2:
+        return (order, j, 0, 0), residual
+    weight, shift = divmod(j - 2, len(_SHIFTS))
+    return (order, 2, int(_SHIFTS[shift]), int(_WEIGHTS[weight])), residual
+
+
 def encode_chunk(variant: str, mask: int, values: np.ndarray, quantity: str = "reach") -> bytes:
     """The chunk file of ``mask`` from its R, ``values`` (64, ≥ 1 + the longest row) indexed
     [ν, k] (``reach.empty_reach(...)[mask]``); only the stored entries are read."""
     if variant not in VARIANTS or not 0 <= mask < FULL_MASK or quantity not in QUANTITIES:
         raise ValueError(f"no chunk for variant {variant!r}, mask {mask}, quantity {quantity!r}")
     lengths = row_lengths(VARIANTS[variant], mask)
-    rows = []
-    for nu, length in zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True):
+    rows = _padded(lengths)
+    codes = np.zeros((len(lengths), 2), dtype=np.uint8)
+    residuals = []
+    for i, (nu, length) in enumerate(zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True)):
         q = np.rint(values[nu, : length + 1] * SCALE).astype(np.int64)
         q[0] = SCALE
-        rows.append(-np.diff(q))
-    drops = np.concatenate(rows)
-    if drops.min(initial=0) < 0:
-        raise ValueError(f"mask {mask}: R rises along k")
-    shuffled = drops.astype("<u2").view(np.uint8).reshape(-1, 2).T.tobytes()
-    header = {
-        "count": int(lengths.sum()),
-        "encoding": ENCODING,
-        "layout": LAYOUT,
-        "mask": mask,
-        "quantity": quantity,
-        "scale": SCALE,
-        "variant": variant,
-    }
-    return container(MAGIC, VERSION, header, zlib.compress(shuffled, 9))
+        drops = -np.diff(q)
+        if drops.min(initial=0) < 0 or q[-1] < 0:
+            raise ValueError(f"mask {mask}, ν {nu}: R rises along k or leaves 0–1")
+        (order, base, shift, weight), residual = _codes(rows, i, drops)
+        rows[i + 2, _MARGIN : _MARGIN + length] = drops
+        codes[i] = (order | base << 2 | (shift + 8) << 4, weight)
+        residuals.append(residual)
+    zigzag = _zigzag(np.concatenate(residuals))
+    escapes = (zigzag[zigzag >= _ESCAPE] - _ESCAPE).astype("<u2").view(np.uint8).reshape(-1, 2).T
+    body = codes.tobytes() + np.minimum(zigzag, _ESCAPE).astype(np.uint8).tobytes() + escapes.tobytes()
+    deflater = zlib.compressobj(9, zlib.DEFLATED, _WBITS, 9, zlib.Z_FILTERED)
+    header = {"count": int(lengths.sum()), "mask": mask, "quantity": quantity, "variant": variant}
+    return container(MAGIC, VERSION, header, deflater.compress(body) + deflater.flush())
 
 
 class Chunk:
@@ -147,26 +234,79 @@ def decode_chunk(
     """Read and verify the chunk of ``variant``'s ``mask`` (untrusted input: see the module
     docstring); ``TableError`` naming ``source`` and the fault."""
     raw_header, payload = open_container(data, source, MAGIC, VERSION)
-    fields = (("variant", str), ("quantity", str), ("mask", int), ("layout", str), ("encoding", str))
-    header = read_header(raw_header, source, (*fields, ("scale", int), ("count", int)))
+    fields = (("count", int), ("mask", int), ("quantity", str), ("variant", str))
+    header = read_header(raw_header, source, fields)
+    if len(header) != len(fields):
+        extra = sorted(set(header) - {name for name, _ in fields})
+        raise TableError(f"{source}: header holds other keys than {', '.join(n for n, _ in fields)}: {extra!r:.60}")
     if (header["variant"], header["quantity"], header["mask"]) != (variant, quantity, mask):
         found = f"the {header['variant'][:20]} {header['quantity'][:20]} chunk of mask {header['mask']}"
         raise TableError(f"{source}: holds {found}, expected the {variant} {quantity} chunk of mask {mask}")
     lengths = row_lengths(VARIANTS[variant], mask)
-    expected = {"layout": LAYOUT, "encoding": ENCODING, "scale": SCALE, "count": int(lengths.sum())}
-    for key, value in expected.items():
-        if header[key] != value:
-            raise TableError(f"{source}: header {key} is {header[key]!r:.40}, expected {value!r}")
-    shuffled = inflate(payload, 2 * int(lengths.sum()), source)
-    drops = np.frombuffer(shuffled, dtype=np.uint8).reshape(2, -1).T.copy().view("<u2").ravel().astype(np.int64)
-    width = int(lengths.max()) + 2
-    values = np.zeros((N_NU, width))
-    start = 0
-    for nu, length in zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True):
-        q = SCALE - np.cumsum(drops[start : start + length])
-        if length and q[-1] < 0:
-            raise TableError(f"{source}: the row of ν {nu} falls below 0 (its drops add up to {SCALE - q[-1]})")
-        values[nu, 0] = 1.0
-        values[nu, 1 : length + 1] = q / SCALE
-        start += length
+    n_rows, count = len(lengths), int(lengths.sum())
+    if header["count"] != count:
+        raise TableError(f"{source}: header count is {header['count']!r:.40}, expected {count}")
+    body = inflate(payload, 2 * n_rows + 3 * count, source, wbits=_WBITS, at_most=True)
+    codes, zigzag = _read_body(body, n_rows, count, source)
+    drops = _decoded_rows(codes, zigzag, lengths)
+    totals = drops.sum(axis=1)
+    over = np.flatnonzero(totals > SCALE)
+    if over.size:
+        nu = canonical_states(mask)[over[0]]
+        raise TableError(f"{source}: the row of ν {nu} falls below 0 (its drops add up to {totals[over[0]]})")
+    drops[np.arange(n_rows), lengths] = SCALE - totals  # one more drop: 0 past each row's end
+    values = np.zeros((N_NU, drops.shape[1] + 1))
+    values[canonical_states(mask), 1:] = (SCALE - np.cumsum(drops, axis=1, out=drops)) / SCALE
+    values[canonical_states(mask), 0] = 1.0
     return Chunk(mask, values)
+
+
+def _read_body(body: bytes, n_rows: int, count: int, source: str) -> tuple[np.ndarray, np.ndarray]:
+    """The inflated payload's parts, after checking its length and every code's base: the codes
+    (4, rows) int64 [(order, base, shift, weight), row] and the zigzagged residuals (count,) int64."""
+    if len(body) < 2 * n_rows + count:
+        raise TableError(f"{source}: payload holds {len(body)} bytes, expected at least {2 * n_rows + count}")
+    raw = np.frombuffer(body, dtype=np.uint8)
+    low = raw[2 * n_rows : 2 * n_rows + count]
+    escaped = np.flatnonzero(low == _ESCAPE)
+    expected = 2 * n_rows + count + 2 * len(escaped)
+    if len(body) != expected:
+        raise TableError(f"{source}: payload holds {len(body)} bytes, expected {expected}")
+    zigzag = low.astype(np.int64)
+    if escaped.size:
+        high = raw[2 * n_rows + count :].reshape(2, -1).astype(np.int64)
+        zigzag[escaped] += high[0] | high[1] << 8
+    first = raw[: 2 * n_rows : 2].astype(np.int64)
+    codes = np.empty((4, n_rows), dtype=np.int64)
+    codes[0], codes[1], codes[2], codes[3] = first & 3, first >> 2 & 3, (first >> 4) - 8, raw[1 : 2 * n_rows : 2]
+    bad = np.flatnonzero(codes[1] > 2)
+    if bad.size:
+        raise TableError(f"{source}: row {bad[0]} has base {codes[1, bad[0]]}, expected 0–2")
+    return codes, zigzag
+
+
+def _decoded_rows(codes: np.ndarray, zigzag: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """(rows, W + 1) int64 the drops of every row, zero past its end: the residuals un-zigzagged
+    and summed along their row as many times as its order (all rows at once), then each row
+    plus its prediction from the rows before it, modulo 65536."""
+    width = int(lengths.max())
+    steps = np.zeros((len(lengths), width), dtype=np.int64)
+    steps[np.arange(width)[None, :] < lengths[:, None]] = (zigzag >> 1) ^ -(zigzag & 1)
+    for order in range(1, 4):
+        rows = codes[0] >= order
+        if rows.any():
+            steps[rows] = np.cumsum(steps[rows], axis=1)  # |sums| < 2⁴⁰; past a row's end: never read
+    drops = _padded(lengths)
+    eighths = (steps << 3) + 4  # ⌊(a·change + 4) / 8⌋ + step = ⌊(a·change + 8·step + 4) / 8⌋
+    for i, (n, base, shift, weight) in enumerate(zip(lengths.tolist(), *codes[1:].tolist(), strict=True)):
+        if base == 2:  # in place: one array for the whole sum
+            moved = slice(_MARGIN + shift, _MARGIN + shift + n)
+            step = np.subtract(drops[i + 1, moved], drops[i, moved])
+            step *= weight
+            step += eighths[i, :n]
+            step >>= 3
+            step += drops[i + 1, _MARGIN : _MARGIN + n]
+        else:
+            step = steps[i, :n] + drops[i + 1, _MARGIN : _MARGIN + n] if base else steps[i, :n]
+        np.bitwise_and(step, 0xFFFF, out=drops[i + 2, _MARGIN : _MARGIN + n])
+    return drops[2:, _MARGIN : _MARGIN + width + 1]

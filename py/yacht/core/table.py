@@ -227,7 +227,7 @@ def open_container(data: bytes, source: str, magic: bytes, version: tuple[int, i
         raise TableError(f"{source}: truncated ({len(data)} bytes)")
     major, minor = data[len(magic)], data[len(magic) + 1]
     if major != version[0]:
-        raise TableError(f"{source}: format version {major}.{minor} is not supported (this reader: {version[0]}.x)")
+        raise TableError(f"{source}: format version {major}.{minor} is not supported (expected {version[0]}.x)")
     body, digest = data[:-_DIGEST_SIZE], data[-_DIGEST_SIZE:]
     if hashlib.sha256(body).digest() != digest:
         raise TableError(f"{source}: checksum mismatch (the file is truncated or corrupted)")
@@ -285,9 +285,10 @@ def _inflate(payload: bytes, source: str) -> np.ndarray:
     return np.frombuffer(shuffled, dtype=np.uint8).reshape(4, -1).T.copy().view("<i4").ravel()
 
 
-def inflate(payload: bytes, expected: int, source: str) -> bytes:
-    """A zlib stream that must hold exactly ``expected`` bytes, inflating no more than that."""
-    inflater = zlib.decompressobj()
+def inflate(payload: bytes, expected: int, source: str, *, wbits: int = zlib.MAX_WBITS, at_most: bool = False) -> bytes:
+    """A zlib stream (``wbits`` as zlib's: −15 for raw deflate) that must hold exactly ``expected``
+    bytes, or with ``at_most`` no more than that, inflating no more than that."""
+    inflater = zlib.decompressobj(wbits)
     try:
         shuffled = inflater.decompress(payload, expected)
         if len(shuffled) == expected and not inflater.eof:
@@ -296,7 +297,9 @@ def inflate(payload: bytes, expected: int, source: str) -> bytes:
         raise TableError(f"{source}: payload does not decompress ({e})") from None
     if len(shuffled) > expected:
         raise TableError(f"{source}: payload holds more than the {expected} bytes the header promises")
-    if len(shuffled) < expected or not inflater.eof:
+    if at_most and not inflater.eof:
+        raise TableError(f"{source}: payload stream is cut short ({len(shuffled)} bytes inflated)")
+    if not at_most and (len(shuffled) < expected or not inflater.eof):
         raise TableError(f"{source}: payload holds {len(shuffled)} bytes, expected {expected}")
     if inflater.unused_data:
         raise TableError(f"{source}: {len(inflater.unused_data)} bytes follow the payload")
