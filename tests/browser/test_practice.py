@@ -284,3 +284,48 @@ def test_the_keys_keep_dice_and_roll_in_a_practice_game(make_context, server) ->
     expect(page).to_have_url(re.compile(rf"h={first.split('h=')[1]}-{kept}-{kept}\d{{4}}$"))
     expect(page.get_by_test_id("option")).to_have_count(0)
     context.close()
+
+
+def test_holding_all_five_stops_the_turn_and_the_yacht_is_scored(make_context, server) -> None:
+    """The seed of the report: four 1s kept, one die rolled, a fifth 1. Holding it too is a
+    choice: the main button offers to stop and score (never a roll that throws the Yacht away),
+    takes the player to the sheet, and Yacht scored at roll 2 is graded the best choice."""
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server, "p=1gszqy&h=&oh=")
+    apply = page.locator("#verdict-apply")
+    apply.click()  # Roll
+    expect(page.get_by_test_id("die")).to_have_count(5)
+    dice = dice_shown(page)
+    assert sorted(dice).count(1) == 4, dice
+    for i in (i for i, d in enumerate(dice) if d == 1):
+        page.get_by_test_id("die").nth(i).click()
+    expect(apply).to_have_text("Roll 1 die")
+    apply.click()
+    expect(page.locator("[data-testid=die][aria-pressed=true]")).to_have_count(4)
+    assert dice_shown(page) == [1, 1, 1, 1, 1]
+    page.locator("[data-testid=die][aria-pressed=false]").click()  # the fifth held too
+    expect(page.locator("[data-testid=die][aria-pressed=true]")).to_have_count(5)
+    expect(apply).to_have_text("Stop and score")
+    apply.click()
+    expect(page.locator("[data-testid=cell][data-value=''] button").first).to_be_focused()
+    page.locator("[data-testid=cell][data-category='11'] .open").click()
+    page.get_by_role("button", name=re.compile(r"^Score 50 in Yacht$")).click()
+    feedback = page.get_by_test_id("practice-feedback")
+    expect(feedback).to_have_attribute("data-best", "true")
+    expect(page).to_have_url(re.compile(r"-11111l"))  # roll 2's dice, scored as Yacht
+    context.close()
+
+
+def test_new_game_practice_opens_the_practice_set_up(make_context, server) -> None:
+    context = make_context()
+    page = context.new_page()
+    open_page(page, server)
+    page.locator("#new-game").click()
+    page.locator("[data-start=practice]").click()
+    expect(page.locator("#practice-setup")).to_be_visible()
+    expect(page.locator("#practice-start")).to_be_focused()
+    page.locator("#practice-opponent").set_checked(True)
+    page.locator("#practice-start").click()
+    expect(page).to_have_url(re.compile(r"p=\w+.*&oh="))
+    context.close()

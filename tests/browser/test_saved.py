@@ -1,7 +1,7 @@
 """A game in progress is never lost: it is kept on the device after every change (web/page/model/saved.js)
 and offered back when the site opens without a link, the keep and the dice entered mid-turn
 included, after the browser is closed and relaunched; another link keeps it resumable; a kept
-game can be deleted; blocked storage and a damaged record are said, never a crash.
+game can be deleted (and the deletion undone); blocked storage and a damaged record are said, never a crash.
 """
 
 import re
@@ -69,9 +69,19 @@ def test_a_game_mid_turn_is_resumed_after_the_browser_is_closed(
     expect(kept).to_have_count(2)
     expect(kept.nth(0)).to_have_attribute("data-query", OTHER)
     expect(kept.nth(1)).to_have_attribute("data-query", "h=56366-666-66612")
-    # One can be deleted.
+    # One can be deleted, and the deletion undone from the note that says it.
     kept.nth(1).get_by_role("button", name=re.compile(r"^Delete")).click()
     expect(kept).to_have_count(1)
+    expect(page.locator("#note")).to_have_text("Game deleted.")
+    page.get_by_test_id("undo").click()
+    expect(kept).to_have_count(2)
+    expect(kept.nth(1)).to_have_attribute("data-query", "h=56366-666-66612")
+    expect(page.locator("#note")).to_have_text("Game restored.")
+    expect(page.get_by_test_id("undo")).to_be_hidden()
+    kept.nth(1).get_by_role("button", name=re.compile(r"^Delete")).click()  # without Undo: gone
+    expect(kept).to_have_count(1)
+    page.reload()
+    expect(page.get_by_test_id("kept-game")).to_have_count(1)
     context.close()
 
 

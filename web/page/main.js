@@ -59,6 +59,7 @@ import {
   importFile,
   reloadForUpdate,
   removeGame,
+  restoreGame,
   savedPracticeFeedback,
   sharePage,
   shareKept,
@@ -117,6 +118,13 @@ const handlers = {
   reviewWhy,
   retryDecision,
   dismissNote,
+  undoDelete: restoreGame,
+  // A practice turn stopped with all five kept: the sheet's first free cell, in view, takes the score.
+  showSheet: () => {
+    const cell = document.querySelector("[data-testid=cell][data-value=''] button");
+    cell?.scrollIntoView({ block: "center" });
+    cell?.focus({ preventScroll: true });
+  },
 };
 
 /** What the kept games' list and the offer to resume call. */
@@ -274,26 +282,34 @@ function bindStartMenu() {
     choice.addEventListener("click", () => {
       show(false);
       const kind = choice.dataset.start;
-      if (kind === "practice") startPractice({ opponent: $("#practice-opponent").checked });
-      else newGame({ rival: kind !== "alone", theyStart: kind === "second" });
+      if (kind === "practice") return openPracticeSetup(); // its set-up first: opponent, grading
+      newGame({ rival: kind !== "alone", theyStart: kind === "second" });
       window.scrollTo(0, 0);
-      if (kind !== "practice") $("#keypad button")?.focus({ preventScroll: true });
+      $("#keypad button")?.focus({ preventScroll: true });
     });
   }
 }
+
+/** Open the practice's setup (from Practice, or New game → Practice): in view, Start focused. */
+let openPracticeSetup = () => {};
 
 /** The practice's setup (under Practice): the opponent, when the grading shows, Start. */
 function bindPracticeSetup() {
   const setup = $("#practice-setup");
   const open = $("#practice-open");
   const show = disclosure(setup, open);
-  open.addEventListener("click", () => {
-    show(setup.hidden);
+  const shown = (visible) => {
+    show(visible);
     for (const radio of document.querySelectorAll("input[name=feedback]")) {
       radio.checked = radio.value === store.practiceFeedback;
     }
-    if (!setup.hidden) $("#practice-start").focus();
-  });
+    if (!setup.hidden) {
+      setup.scrollIntoView({ block: "center" });
+      $("#practice-start").focus({ preventScroll: true });
+    }
+  };
+  openPracticeSetup = () => shown(true);
+  open.addEventListener("click", () => shown(setup.hidden));
   for (const radio of document.querySelectorAll("input[name=feedback]")) {
     radio.addEventListener("change", () => setFeedback(radio.value));
   }

@@ -52,8 +52,7 @@ export function togglePracticeKeep(index, refocus = false) {
   const v = store.stage;
   if (!practising() || v.phase !== "choice" || v.roll >= MAX_ROLLS || index >= v.dice.length) return;
   const keep = v.dice.map((_, i) => store.practiceKeep[i] === true);
-  keep[index] = !keep[index];
-  if (keep.every(Boolean)) return; // five kept is no roll: score a category instead
+  keep[index] = !keep[index]; // all five kept is a choice too: stop and score (views/practice.js)
   update("practiceKeep", (s) => {
     s.practiceKeep = keep;
     if (refocus) s.focus = { target: "die", index };

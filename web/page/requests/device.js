@@ -79,11 +79,20 @@ async function askPersist() {
   update("games", (s) => (s.persisted = persisted));
 }
 
-/** Remove a kept game. */
+/** Remove a kept game; the note that says so offers Undo (restoreGame) while it shows. */
 export function removeGame(record) {
   const storage = deviceStorage();
   if (storage) removeRecord(storage, record.id);
   update("games");
+  update("note", (s) => (s.note = { ...note(t("gameDeleted")), undo: record }));
+}
+
+/** Undo a removal: the record kept again as it was. */
+export function restoreGame(record) {
+  const storage = deviceStorage();
+  if (storage) replaceRecords(storage, [record], []);
+  update("games");
+  update("note", (s) => (s.note = note(t("gameRestored"))));
 }
 
 /** Every kept game in one file, downloaded as yacht-games-YYYY-MM-DD.json. */

@@ -23,6 +23,28 @@ export function bindAdvice(given) {
 export function markStale() {
   $("#options").setAttribute("aria-busy", "true");
   for (const button of document.querySelectorAll("#options button")) button.disabled = true;
+  renderPrompt();
+}
+
+/** The prompt under the dice as the entry stands, drawn at once when the entry changes (before the
+ * answer): the dice still to enter, the rival's first score to enter; a prompt the entry has made
+ * untrue is taken away (the answer's summary follows). Only when no answer of this entry is shown. */
+function renderPrompt() {
+  const summary = $("#summary");
+  if (practising() || (store.game && store.stage.phase !== "choice")) return;
+  const count = store.state.dice.length;
+  const expected = summary.dataset.expected;
+  if (theyStartNow()) summary.textContent = t("theyStart");
+  else if (!store.game && count > 0 && count < N_DICE) {
+    const text = t("needDice", N_DICE - count, expected ? formatExpected(Number(expected)) : "…");
+    summary.textContent = text;
+  } else if (promptShown(summary.textContent)) summary.textContent = "";
+}
+
+/** Whether `text` is a prompt of the entry (renderPrompt's), in the language shown. */
+function promptShown(text) {
+  if (text === t("theyStart")) return true;
+  return [1, 2, 3, 4].some((n) => text.startsWith(t("needDice", n, "").split("(")[0]));
 }
 
 /** Draw the advice (the verdict, every option) and the coach's controls from the store. */

@@ -5,9 +5,11 @@
 
 import { $ } from "./dom.js";
 import { store } from "../state/store.js";
+import { t } from "../texts/texts.js";
 
-/** How long a plain note stays (ms). */
+/** How long a plain note stays (ms), and one that offers Undo (a game deleted). */
 const NOTE_MS = 6000;
+const UNDO_MS = 10_000;
 
 let handlers = null;
 let timer = null;
@@ -16,10 +18,11 @@ let timer = null;
 let drawn = null;
 let opener = null;
 
-/** The handlers the note calls (main.js): dismissNote(refocus). */
+/** The handlers the note calls (main.js): dismissNote(refocus), undoDelete(record). */
 export function bindNote(given) {
   handlers = given;
   $("#note-close").addEventListener("click", () => handlers.dismissNote(true));
+  $("#note-undo").addEventListener("click", () => drawn?.undo && handlers.undoDelete(drawn.undo));
 }
 
 export function renderNote() {
@@ -27,6 +30,9 @@ export function renderNote() {
   if (note === drawn) return;
   drawn = note;
   clearTimeout(timer);
+  const undo = $("#note-undo");
+  undo.hidden = !note?.undo;
+  undo.textContent = t("undoDelete");
   if (note === null) {
     $("#note").textContent = "";
     $("#link-box").hidden = true;
@@ -43,7 +49,7 @@ export function renderNote() {
     box.value = note.link;
     box.focus();
     box.select();
-  } else timer = setTimeout(() => handlers.dismissNote(false), NOTE_MS);
+  } else timer = setTimeout(() => handlers.dismissNote(false), note.undo ? UNDO_MS : NOTE_MS);
 }
 
 /** The focus back where it was when the note was shown. */

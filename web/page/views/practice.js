@@ -9,7 +9,7 @@
 // (data-testid="die") are toggle buttons with aria-pressed and data-held while a reroll is possible.
 //
 // The view renders from the store and calls the handlers it is given (bindPractice):
-// practiceRolls(), openReview(); the dice call togglePracticeKeep(index) (views/input.js).
+// practiceRolls(), openReview(), showSheet(); the dice call togglePracticeKeep(index) (views/input.js).
 
 import { MAX_ROLLS, N_DICE } from "../model/dice.js";
 import { $, drawDie, el } from "./dom.js";
@@ -22,7 +22,8 @@ import { renderOver, resultBox } from "./verdict.js";
 
 let handlers = null;
 
-/** The handlers the practice's button calls (main.js): practiceRolls(), openReview(). */
+/** The handlers the practice's button calls (main.js): practiceRolls(), openReview(), showSheet()
+ * (all five kept: the sheet's first free cell in view, focused, to score). */
 export function bindPractice(given) {
   handlers = given;
 }
@@ -48,6 +49,7 @@ export function renderPractice() {
 function instruction(v) {
   if (v.phase === "opponent") return t("practiceWaitOpponent");
   if (v.phase === "dice") return t("practiceRollFirst");
+  if (v.phase === "choice" && v.roll < MAX_ROLLS && heldDice().length === N_DICE) return t("practiceAllHeld");
   if (v.phase === "choice") return v.roll < MAX_ROLLS ? t("practiceChoose") : t("practiceLast");
   return "";
 }
@@ -65,8 +67,13 @@ function renderApply(v) {
     apply.removeAttribute("aria-label");
     return;
   }
+  const allHeld = v.phase === "choice" && heldDice().length === N_DICE;
   if (v.phase === "choice" && v.roll >= MAX_ROLLS) {
     apply.textContent = t("practiceScoreFirst");
+  } else if (allHeld) {
+    // All five kept before the last roll: the turn stops here; the sheet takes the score.
+    apply.textContent = t("practiceStop");
+    action = () => handlers.showSheet();
   } else {
     const held = v.phase === "choice" ? heldDice() : [];
     const text = held.length ? t("practiceRollSome", N_DICE - held.length) : t("practiceRoll");
