@@ -285,7 +285,7 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   /** After a goal's answer, once the worker is idle: the chunks the next decisions can read
    * (yacht.api.chunks_ahead_query of the position, or of the game record: `game`) fetched ahead. */
   async function fetchAheadOf(query, game) {
-    if (!lookAhead) return;
+    if (!lookAhead || !navigator.onLine) return; // offline: nothing to fetch ahead from
     await new Promise((resolve) => setTimeout(resolve, 0));
     const py = await python;
     let found;
