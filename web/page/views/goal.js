@@ -155,7 +155,7 @@ export function chanceText(option, target, approximate = false) {
 }
 
 /** Where the answer `result` went without files it could not fetch (its "estimate",
- * yacht.api): the note under the summary says so and why (no network, or a failed fetch), with
+ * yacht.api): the note in the goal card says so and why (the verdict marks the chance with ≈) (no network, or a failed fetch), with
  * data-lacking (the kinds), data-chance ("true": an estimate shown, "false": none) and
  * data-online; hidden otherwise. */
 export function renderEstimate(result) {
