@@ -4,9 +4,17 @@ changes, within the animation frame of the tap, not when the worker's answer com
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import own_watched_page
 from .page_helpers import control, open_page
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def one_page(browser, server, runtime, warm_snapshot):
+    """A page of its own, in English (the shared context keeps the language another module chose)."""
+    yield from own_watched_page(browser, server, runtime)
+
 
 AFTER_TAP = """(selector) => new Promise((done) => {
   document.querySelector(selector).click();
