@@ -12,7 +12,8 @@ mismatch the build stops and says so.
 Writes ``public/runtime/``, the trimmed runtime, from those verified official files:
 ``python_stdlib.zip`` and the NumPy wheel holding only the members the keep-lists
 ``tools/keep-stdlib.txt`` and ``tools/keep-numpy.txt`` name (written by
-``tools/record_imports.py``: what the page imports while it does everything it can), the wheel
+``tools/record_imports.py``: what the page imports while it does everything it can; the wheel's
+Python modules as bytecode only, compiled by the pinned Pyodide: ``sourceless``), the wheel
 under ``numpy-<hash>/`` (its name must stay the official one, so its bytes change its folder),
 and ``pyodide-lock.json`` of our own listing that wheel with its sha256 (``loadPackage`` checks
 it). And ``public/runtime.js``: ``loadPyodide``'s options (``stdLibURL``, ``lockFileURL``), the
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from .common import CACHE, PUBLIC, ROOT, TOOLS, BuildError, json_bytes, sha256_file, versioned_url, write_if_changed
+from .wheel import compile_bytecode, record_hash
 
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
 """What ``loadPyodide`` fetches from its indexURL (the stdlib and the lock file come from runtime/)."""
@@ -126,6 +128,43 @@ def trim_zip(data: bytes, keep: tuple[str, ...], source: str, record: str | None
     return buffer.getvalue()
 
 
+def sourceless(data: bytes, record: str) -> bytes:
+    """The wheel ``data`` with each Python module as bytecode only: ``numpy/_core/numeric.pyc`` in
+    place of ``numpy/_core/numeric.py`` (same order, date and mode; ``record`` lists the pyc with
+    its hash). Compiled by the page's own Pyodide (``tools/compile_pyc.mjs``), each docstring an
+    empty string (NumPy hands its dispatchers' ``__doc__`` to ``add_docstring``, which takes a str
+    only, so they cannot be dropped): the page's Python then imports NumPy without compiling its
+    1.9 MB of source on every visit, and the wheel is about 40 kB smaller."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+        sources = {m.filename: archive.read(m).decode() for m in members if m.filename.endswith(".py")}
+        compiled = compile_bytecode(sources, sourceless=True, docstrings="empty")
+        if sorted(compiled) != sorted(name[:-3] + ".pyc" for name in sources):
+            raise BuildError("tools/compile_pyc.mjs did not compile every NumPy module")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as out:
+            for member in members:
+                name, body = member.filename, archive.read(member)
+                if name in sources:
+                    name = name[:-3] + ".pyc"
+                    body = compiled[name]
+                elif name == record:
+                    rows = [record_row(line, compiled) for line in body.decode().splitlines()]
+                    body = ("\n".join(rows) + "\n").encode()
+                entry = zipfile.ZipInfo(name, date_time=member.date_time)
+                entry.create_system, entry.external_attr = member.create_system, member.external_attr
+                entry.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(entry, body, compresslevel=9)
+    return buffer.getvalue()
+
+
+def record_row(line: str, compiled: dict[str, bytes]) -> str:
+    """A RECORD line, naming the bytecode (its hash and size) where it named a module compiled."""
+    path = line.split(",", 1)[0]
+    pyc = path[:-3] + ".pyc"
+    return f"{pyc},{record_hash(compiled[pyc])},{len(compiled[pyc])}" if pyc in compiled else line
+
+
 def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -> dict:
     """Write public/runtime/ (trimmed stdlib and NumPy, our lock file) and return runtime.js's values."""
     target = PUBLIC / RUNTIME_DIR
@@ -135,6 +174,7 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -
     write_if_changed(target / "python_stdlib.zip", stdlib)
     dist_info = numpy_name.split("-")[0] + "-" + numpy_name.split("-")[1] + ".dist-info"
     wheel = trim_zip(numpy_path.read_bytes(), read_keep_list(KEEP_LISTS["numpy"]), numpy_name, f"{dist_info}/RECORD")
+    wheel = sourceless(wheel, f"{dist_info}/RECORD")
     wheel_sha = hashlib.sha256(wheel).hexdigest()
     folder = f"numpy-{wheel_sha[:16]}"
     for old in target.glob("numpy-*"):

@@ -90,11 +90,17 @@ def first_answer_bytecode(files: dict[str, bytes]) -> dict[str, bytes]:
     source, about 50 ms sooner on a desktop (more on a phone) for 55 kB more of wheel. The other
     modules, imported later if at all, ship as source only."""
     sources = {name: files[name].decode() for name in first_answer_modules()}
+    return compile_bytecode(sources)
+
+
+def compile_bytecode(sources: dict[str, str], **options: object) -> dict[str, bytes]:
+    """``{path of the pyc: its bytes}`` for ``{path of a module: its source}``, compiled by the pinned
+    Pyodide under Node.js (``tools/compile_pyc.mjs``, which says what ``options`` may be)."""
     if shutil.which("node") is None:
-        raise BuildError("Node.js (node) is needed to compile the package's bytecode with Pyodide")
+        raise BuildError("Node.js (node) is needed to compile bytecode with Pyodide")
     run = subprocess.run(
         ["node", str(TOOLS / "compile_pyc.mjs")],
-        input=json.dumps({"files": sources}),
+        input=json.dumps({"files": sources, **options}),
         capture_output=True,
         text=True,
         cwd=ROOT,
