@@ -47,6 +47,7 @@ import {
   pyodideOptions,
   step,
 } from "./worker-load.js";
+import { fetchNumpyWheel, loadNumpy } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
@@ -66,6 +67,7 @@ const SNAPSHOT_DELAY_MS = 2000;
 async function startFromSnapshot() {
   const saved = await readSnapshot(SNAPSHOT_KEY);
   if (!saved) return null;
+  fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
   try {
     const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved }));
     pyodide.runPython("import sys"); // the restored interpreter answers
@@ -80,12 +82,10 @@ async function startFromSnapshot() {
 }
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
- * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority: loadPackage asks for
- * it only once Python runs, and then gets it from the HTTP cache instead of waiting on the network. */
+ * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority (worker-numpy.js):
+ * loadPackage needs it only once Python runs, and is then handed the bytes already in. */
 async function startFresh() {
-  fetch(here(RUNTIME.numpyURL), { priority: "low" })
-    .then((response) => response.arrayBuffer())
-    .catch(() => {}); // loadPackage fetches it again and reports any failure
+  fetchNumpyWheel("low");
   let pyodide;
   try {
     pyodide = await loadPyodide(pyodideOptions);
@@ -121,21 +121,6 @@ const runtime = (async () => {
   );
   return pyodide;
 })();
-
-/** Load and import NumPy; a failure names the wheel, with what Pyodide said as details. */
-async function loadNumpy(pyodide) {
-  const said = [];
-  await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => said.push(message) });
-  try {
-    pyodide.pyimport("numpy").destroy();
-  } catch (error) {
-    const wheel = pyodide._api?.lockfile_packages?.numpy?.file_name?.split("/").pop() ?? "the NumPy wheel";
-    const reason = said.length ? ` (${said.at(-1).trim().split("\n").pop()})` : ""; // what loadPackage said last
-    said.push(String(error?.message ?? error));
-    throw new LoadError("numpy", `${wheel}: NumPy could not be loaded${reason}`, said.join("\n"));
-  }
-  for (const message of said) console.warn(message);
-}
 
 /** Our wheel's bytes, fetched while the runtime loads. */
 const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
