@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from yacht.core.categories import N_CATEGORIES, NAMES_EN
 from yacht.core.dice import roll_index
 from yacht.core.rules import VARIANTS, score_table
-from yacht.play.game import CATEGORY_LETTERS, GameError, parse_game, replay
+from yacht.play.game import CATEGORY_LETTERS, parse_game, replay
 
 from .page_helpers import (
     assert_same_advice,
@@ -25,7 +25,6 @@ from .page_helpers import (
     open_page,
     score_on_sheet,
     url_query,
-    visit,
     wait_for_advice,
 )
 
@@ -337,53 +336,3 @@ def test_a_finished_game_reviews_on_a_phone_and_opens_each_decision(page: Page, 
     page.go_back()
     wait_for_advice(page, RECORD)
     expect(page.locator("#total")).to_have_text(str(FINAL_SCORE))
-
-
-# Game links that are not games -------------------------------------------------------------------
-
-BAD_GAMES = [
-    "h=14466-55-55123",  # a keep that is not in the dice
-    "h=14466g.12345g",  # a category used twice
-    "s=1,2,3,4,5,6,7,8,9,15,30,&h=11111l.12345",  # dice after the twelfth turn
-    "h=14466-66-66123-66-66456-66-66111",  # a fourth roll
-    "h=hello",  # not a record
-    "d=12345&h=12345",  # dice beside the record
-    "h=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",  # markup in the message is shown as text
-    "h=14466g&oh=x9",  # the opponent's turn in no category
-    "h=14466g.12345&oh=",  # the opponent's turn missing before my second
-    "t=1000&h=12345",  # a score to reach out of range
-]
-
-
-GAME_LINK_HEADLINES = {
-    "h": "This link's game record is not a legal game.",
-    "d": "This link's dice are not valid.",
-    "oh": "This link's record of the opponent's turns does not fit the game.",
-    "t": "This link's score to reach is not valid.",
-}
-"""What the page says of a bad game link, by the field at fault."""
-
-
-@pytest.mark.parametrize("query", BAD_GAMES)
-def test_a_bad_game_link_shows_what_is_wrong_and_the_page_stays_usable(one_page, server, cpython, query) -> None:
-    page, events = one_page
-    with pytest.raises(GameError) as raised:
-        parse_game(query)
-    visit(page, server, query)
-    error = page.get_by_test_id("error")
-    expect(page.locator("#error-message")).to_have_text(str(raised.value))  # the CLI's message, under Details
-    expect(page.locator("#error-text")).to_have_text(GAME_LINK_HEADLINES[raised.value.field])
-    assert page.locator("main img").count() == 0
-    assert url_query(page) == query  # the link stays as it was until something is changed
-    expect(page.get_by_test_id("option")).to_have_count(0)
-    # Still usable: dice entered make a position of the link's sheet, with its advice.
-    if page.locator("#slots button").count():
-        control(page, "button", "Clear dice").click()
-    for die in (1, 1, 2, 5, 6):
-        control(page, "button", f"Add {die}").click()
-    sheet = parse_game(query.split("&h=")[0] + "&h=").sheet if query.startswith("s=") else (None,) * N_CATEGORIES
-    position = f"s={','.join('' if v is None else str(v) for v in sheet)}&d=11256&r=1"
-    wait_for_advice(page, position)
-    expect(error).to_be_hidden()
-    assert_same_advice(page, cpython(position))
-    assert events == []

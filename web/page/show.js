@@ -31,7 +31,7 @@ import { renderCoach } from "./views/coach.js";
 import { renderDecisionWhys } from "./views/coach-decision.js";
 import { renderGames, renderResume } from "./views/games.js";
 import { renderGoal } from "./views/goal.js";
-import { renderHistogram } from "./views/histogram.js";
+import { chartedQuery, renderHistogram } from "./views/histogram.js";
 import { renderDice, renderGameBar, renderInput, renderLoading, renderStatic } from "./views/input.js";
 import { focusNoteOpener, renderNote } from "./views/note.js";
 import { renderReview } from "./views/review.js";
@@ -107,9 +107,10 @@ const SHOW = {
     drawAll();
   },
   /** The URL and history.state read into the store (Back / Forward; a kept game opened: its new
-   * history entry pushed, `o.pushed`). */
+   * history entry pushed, `o.pushed`; a broken link's legal game: the entry's URL replaced). */
   location: (o) => {
     if (o.pushed) history.pushState(o.pushed.state, "", o.pushed.url);
+    if (o.replaced) writeURL();
     drawAll();
     drawGames();
     markStale();
@@ -201,10 +202,8 @@ const SHOW = {
       requestReview();
     }
     renderAdvice();
-    const result = store.shown.result;
-    if (store.shown.action === "advise" && (result.win !== undefined || result.reach !== undefined)) {
-      requestHistogram(result.query);
-    }
+    const charted = chartedQuery();
+    if (charted) requestHistogram(charted);
     requestExplanation();
   },
   /** The advice's failure; `o.dropped`: a link's game that is not legal, now a position. */

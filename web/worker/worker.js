@@ -202,6 +202,15 @@ function missing(py, exc) {
   return lacking;
 }
 
+/** A Python dict (or list) as a plain JavaScript value; the proxy is destroyed. */
+function plain(proxy) {
+  try {
+    return proxy.toJs({ dict_converter: Object.fromEntries });
+  } finally {
+    proxy.destroy();
+  }
+}
+
 /** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
  * {kind: "position", field, message}, a yacht.loader.Missing a Missing. */
 function callPython(py, call) {
@@ -212,7 +221,8 @@ function callPython(py, call) {
       const exc = py.sys.last_exc;
       try {
         if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
-          throw { kind: "position", field: exc.field, message: exc.toString() };
+          const legal = exc.legal?.to_json(); // a game record's legal part (yacht.play.legal_start)
+          throw { kind: "position", field: exc.field, message: exc.toString(), ...(legal && { legal: plain(legal) }) };
         }
         const lacking = exc && missing(py, exc);
         if (lacking) throw lacking;
@@ -230,14 +240,7 @@ function callPython(py, call) {
 async function answer(name, query, ...more) {
   const py = await python;
   const call = () =>
-    callPython(py, () => {
-      const result = py.api[name](query, py.tables, ...more);
-      try {
-        return result.toJs({ dict_converter: Object.fromEntries });
-      } finally {
-        result.destroy();
-      }
-    });
+    callPython(py, () => plain(py.api[name](query, py.tables, ...more)));
   const loaded = new Set();
   const without = new Set();
   for (;;) {

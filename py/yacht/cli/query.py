@@ -18,6 +18,7 @@ from typing import Final
 from ..core.position import PositionError
 from ..core.table import TableError
 from ..loader import Tables
+from ..play.game import format_game
 from .coach_text import LANGUAGES
 
 QUERY_COMMANDS: Final = ("advise", "review")
@@ -79,11 +80,12 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
             return 1
         except ValueError as e:  # PositionError, GameError
             where = f"{origin}: " if origin else ""
-            print(f"error: {where}{query!r}: {e}", file=sys.stderr)
+            print(f"error: {where}{query!r}: {e}{_legal_text(e)}", file=sys.stderr)
             status = 2
             if as_json:
-                field = getattr(e, "field", "query")
-                print(json.dumps({"query": query, "error": {"field": field, "message": str(e)}}), flush=True)
+                error = e.to_json() if isinstance(e, PositionError) else {"field": getattr(e, "field", "query")}
+                error.setdefault("message", str(e))
+                print(json.dumps({"query": query, "error": error}), flush=True)
             continue
         if as_json:
             print(json.dumps(result, ensure_ascii=False), flush=True)
@@ -91,6 +93,16 @@ def run_queries(queries: list[str], as_json: bool, folder: Path, answer, render_
             print(("" if first else "\n") + render_text(result), flush=True)
         first = False
     return status
+
+
+def _legal_text(error: ValueError) -> str:
+    """What of a broken game record is legal (``GameError.legal``), as a line to add, or ""."""
+    legal = getattr(error, "legal", None)
+    if legal is None:
+        return ""
+    whose = "your" if legal.who == "me" else "the opponent's"
+    turns = f"{legal.mine} of your turns" + ("" if legal.game.opponent is None else f", {legal.theirs} of theirs")
+    return f"\n  the legal game before {whose} turn {legal.turn} ({turns}): {format_game(legal.game)!r}"
 
 
 OPTIONS: Final = ("--json", "--distribution", "--explain", "--tables", "--lang", "-h", "--help")

@@ -62,6 +62,10 @@ class PositionError(ValueError):
         self.field = field
         self.reason = reason
 
+    def to_json(self) -> dict:
+        """What the CLI's ``--json`` and the worker say of it: ``{"field", "message"}``."""
+        return {"field": self.field, "message": str(self)}
+
 
 class Position(NamedTuple):
     """A moment of a game.

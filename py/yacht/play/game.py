@@ -62,7 +62,7 @@ as multisets; the order shown is free). The opponent's turns are those of the si
 Every bad record raises ``GameError`` naming the turn and what is wrong.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Final
 
 from ..core.categories import N_CATEGORIES, NAMES_EN
@@ -80,68 +80,15 @@ from ..core.position import (
 )
 from ..core.rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
 from .practice_dice import ME, SeedError, faces, format_seed, parse_seed
+from .record import Game, GameError, Step, Turn
+
+__all__ = ["Game", "GameError", "Step", "Turn"]  # the record's types, read and written here
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
 MAX_ROLLS: Final = 3
 DIGITS: Final = "0123456789"
 OPPONENT_PARAMETERS: Final = ("o", "oh")
 """The opponent's sheet at the start and their turns (see the module docstring)."""
-
-
-class GameError(PositionError):
-    """A record that cannot be read or replayed. ``field`` is the parameter at fault."""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn: ``rolls[i]`` the dice after the i-th recorded roll,
-    ``keeps[i]`` (ascending) the dice kept before roll ``i + 1``, ``category``
-    the one scored (``None`` while the turn goes on)."""
-
-    rolls: tuple[tuple[int, ...], ...]
-    keeps: tuple[tuple[int, ...], ...] = ()
-    category: int | None = None
-
-
-@dataclass(frozen=True)
-class Game:
-    """A record from a starting sheet. ``first_roll``: the roll (1–3) of the
-    first turn's first dice."""
-
-    sheet: tuple[int | None, ...] = (None,) * N_CATEGORIES
-    turns: tuple[Turn, ...] = ()
-    variant: Variant = DEFAULT_VARIANT
-    first_roll: int = 1
-    opponent: tuple[int | None, ...] | None = None
-    """The opponent's sheet when the record starts; ``None``: no opponent recorded."""
-    opponent_turns: tuple[tuple[int, int], ...] = ()
-    """(category, points) of each of the opponent's turns since the start, in order."""
-    target: int | None = None
-    """A score to reach (``t``); ``None``: none. Never with an opponent."""
-    practice: int | None = None
-    """A practice game's seed (``p``); ``None``: not a practice game."""
-
-    @property
-    def seat(self) -> int | None:
-        """1 when I sit first, 2 when second (the sheets at the start say which), ``None``
-        without an opponent."""
-        if self.opponent is None:
-            return None
-        mine = sum(v is not None for v in self.sheet)
-        theirs = sum(v is not None for v in self.opponent)
-        return 1 if theirs == mine or theirs < N_CATEGORIES == mine else 2
-
-
-@dataclass(frozen=True)
-class Step:
-    """A moment of a replayed game: the position when a choice was made,
-    and the choice (a keep, or a category)."""
-
-    turn: int  # 1–12, the game's turn number
-    position: Position
-    keep: tuple[int, ...] | None = None
-    category: int | None = None
-    next_dice: tuple[int, ...] | None = field(default=None)
 
 
 def _turn_number(sheet: tuple[int | None, ...], index: int) -> int:
@@ -185,11 +132,13 @@ def _parse_turn(part: str, where: str) -> Turn:
     )
 
 
-def parse_turns(text: str) -> list[Turn]:
-    """The turns of an ``h`` value (structure only; ``replay`` checks the rules)."""
-    if text == "":
-        return []
-    return [_parse_turn(part, f"turn {i + 1} of the record") for i, part in enumerate(text.split("."))]
+def parse_turns(text: str, read: list[Turn] | None = None) -> list[Turn]:
+    """The turns of an ``h`` value (structure only; ``replay`` checks the rules). ``read``: a
+    list that gets each turn as it is read (those before a fault, when it raises)."""
+    turns: list[Turn] = [] if read is None else read
+    for i, part in enumerate(text.split(".") if text else []):
+        turns.append(_parse_turn(part, f"turn {i + 1} of the record"))
+    return turns
 
 
 def format_turns(turns: tuple[Turn, ...] | list[Turn]) -> str:
@@ -204,11 +153,14 @@ def format_turns(turns: tuple[Turn, ...] | list[Turn]) -> str:
     return ".".join(out)
 
 
-def parse_opponent_turns(text: str, variant: Variant, filled: int = 0) -> list[tuple[int, int]]:
+def parse_opponent_turns(
+    text: str, variant: Variant, filled: int = 0, read: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """The (category, points) turns of an ``oh`` value, each checked against what the
     category can score under ``variant``; ``filled``: categories the opponent had filled
-    at the start (their turns are numbered from there). ``replay`` checks the order."""
-    turns: list[tuple[int, int]] = []
+    at the start (their turns are numbered from there). ``replay`` checks the order.
+    ``read``: a list that gets each turn as it is read (those before a fault, when it raises)."""
+    turns: list[tuple[int, int]] = [] if read is None else read
     start = 0
     while start < len(text):
         end = start + 1
@@ -243,7 +195,25 @@ def format_opponent_turns(turns: tuple[tuple[int, int], ...] | list[tuple[int, i
 
 def parse_game(query: str) -> Game:
     """Read a game from its query string (``s``, ``r``, ``v``, ``h``; ``o`` and ``oh``
-    with an opponent, or ``t``) and check it is a legal game (see ``replay``)."""
+    with an opponent, or ``t``) and check it is a legal game (see ``replay``). A record
+    whose turns break (``h`` or ``oh``) raises with ``legal`` set: the longest legal game
+    before the fault (``legal_start``), or ``None`` when not one turn is legal."""
+    start, params = read_start(query)
+    try:
+        game = replace(start, turns=tuple(parse_turns(params["h"])), opponent_turns=tuple(_their_turns(start, params)))
+        replay(game)
+    except GameError as e:
+        from .legal_start import legal_start  # it reads records with this module
+
+        if e.field in ("h", "oh"):
+            e.legal = legal_start(start, params, e.field)
+        raise
+    return game
+
+
+def read_start(query: str) -> tuple[Game, dict[str, str]]:
+    """A record's start (every field but its turns, which are empty) and the query's
+    parameters; raises ``GameError`` for a start that cannot be read."""
     try:
         params = split_query(query.strip(), (*POSITION_PARAMETERS, "h", *OPPONENT_PARAMETERS, "t", "p"))
     except PositionError as e:
@@ -256,35 +226,34 @@ def parse_game(query: str) -> Game:
     if variant_name not in VARIANTS:
         raise GameError("v", f"unknown rule variant {variant_name!r} (known: {', '.join(VARIANTS)})")
     variant = VARIANTS[variant_name]
+    first_roll = params.get("r", "1")
+    opponent = None
     try:
         sheet = parse_sheet(params["s"], variant) if "s" in params else (None,) * N_CATEGORIES
-    except PositionError as e:
-        raise GameError(e.field, e.reason) from None
-    first_roll = params.get("r", "1")
-    if first_roll not in ("1", "2", "3"):
-        raise GameError("r", f"{first_roll!r} is not the roll of the record's first dice (1, 2 or 3)")
-    turns = tuple(parse_turns(params["h"]))
-    opponent, opponent_turns = None, ()
-    if "o" in params or "oh" in params:
-        try:
+        if first_roll not in ("1", "2", "3"):
+            raise GameError("r", f"{first_roll!r} is not the roll of the record's first dice (1, 2 or 3)")
+        if "o" in params or "oh" in params:
             opponent = parse_sheet(params["o"], variant, "o") if "o" in params else (None,) * N_CATEGORIES
             check_turn_order(sheet, opponent, " where the record starts")
-        except PositionError as e:
-            raise GameError(e.field, e.reason) from None
-        filled = sum(v is not None for v in opponent)
-        opponent_turns = tuple(parse_opponent_turns(params.get("oh", ""), variant, filled))
-    target = None
-    if "t" in params:
-        if opponent is not None:
-            raise GameError("t", "give either the opponent's record (o=, oh=) or t= (a score to reach), not both")
-        try:
+        target = None
+        if "t" in params:
+            if opponent is not None:
+                raise GameError("t", "give either the opponent's record (o=, oh=) or t= (a score to reach), not both")
             target = parse_target(params["t"])
-        except PositionError as e:
-            raise GameError(e.field, e.reason) from None
+    except GameError:
+        raise
+    except PositionError as e:
+        raise GameError(e.field, e.reason) from None
     practice = _parse_practice(params)
-    game = Game(sheet, turns, variant, int(first_roll), opponent, opponent_turns, target, practice)
-    replay(game)
-    return game
+    return Game(sheet, (), variant, int(first_roll), opponent, (), target, practice), params
+
+
+def _their_turns(start: Game, params: dict[str, str]) -> list[tuple[int, int]]:
+    """The opponent's turns of a record whose start is ``start`` (none without an opponent)."""
+    if start.opponent is None:
+        return []
+    filled = sum(v is not None for v in start.opponent)
+    return parse_opponent_turns(params.get("oh", ""), start.variant, filled)
 
 
 def _parse_practice(params: dict[str, str]) -> int | None:

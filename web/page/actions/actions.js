@@ -277,6 +277,7 @@ export function newGame({ rival = undefined, theyStart = false } = {}) {
 /** Apply the fix a bad link's message offers (views/error.js): what could be read of the link
  * stays, the part at fault is cleared, and the page goes on from there. */
 export function fixLink(fix) {
+  if (fix.legal) return keepLegalGame(fix.legal);
   change((s) => {
     if (fix.kind === "cell") s.sheet[fix.category] = null;
     else if (fix.kind === "sheet") s.sheet = s.sheet.map(() => null);
@@ -289,6 +290,23 @@ export function fixLink(fix) {
       s.target = null;
     }
   });
+}
+
+/** A broken game link's legal part (`query`, Python's) goes on as the game, in the link's place:
+ * checked again by Python like a link. */
+function keepLegalGame(query) {
+  update(
+    "location",
+    (s) => {
+      readLocation(query, {});
+      adoptGameId(currentQuery());
+      s.generation++;
+      s.note = null;
+      s.offer = null;
+      s.focus = { target: "turn-heading" };
+    },
+    { replaced: true },
+  );
 }
 
 // The review panel --------------------------------------------------------------------------

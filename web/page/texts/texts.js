@@ -1,6 +1,7 @@
 // The page's texts in English and Japanese, the language chosen, and how numbers are written.
 
 import { COACH_TEXTS } from "./texts-coach.js";
+import { ERROR_TEXTS } from "./texts-errors.js";
 import { NOTE_TEXTS } from "./texts-notes.js";
 import { GAMES_TEXTS } from "./texts-games.js";
 import { GOAL_TEXTS } from "./texts-goal.js";
@@ -138,21 +139,6 @@ export const TEXTS = {
     skipToSheet: "Skip to the sheet",
     bestAction: (text) => `${text} (the best)`,
     rerollMark: "reroll",
-    errSheetCell: (name) => `This link's ${name} score is not one ${name} can have.`,
-    errSheet: "This link's scoresheet is not valid.",
-    errDice: "This link's dice are not valid.",
-    errRoll: "This link's roll is not valid.",
-    errVariant: (name) => `This link asks for unknown rules ${name}.`,
-    errGame: "This link's game record is not a legal game.",
-    errParam: (name) => `This link has a parameter the advisor does not know: ${name}.`,
-    errQuery: "This link is not a position the advisor can read.",
-    fixCell: (name) => `Clear ${name}`,
-    fixSheet: "Drop the link's sheet",
-    fixDice: "Drop the link's dice",
-    fixVariant: "Use the official rules",
-    fixGame: "Keep the sheet, drop the game",
-    fixParam: (name) => `Ignore ${name}`,
-    fixQuery: "Start from what can be read",
   },
   ja: {
     title: "ヨット アドバイザー",
@@ -281,21 +267,6 @@ export const TEXTS = {
     skipToSheet: "スコアシートへ移動",
     bestAction: (text) => `${text} (最善)`,
     rerollMark: "振る",
-    errSheetCell: (name) => `このリンクの「${name}」の得点は、ありえない値です。`,
-    errSheet: "このリンクのスコアシートが正しくありません。",
-    errDice: "このリンクのサイコロの目が正しくありません。",
-    errRoll: "このリンクの何投目かが正しくありません。",
-    errVariant: (name) => `このリンクのルール ${name} は不明です。`,
-    errGame: "このリンクのゲーム記録は、ルールどおりのゲームではありません。",
-    errParam: (name) => `このリンクには不明なパラメータ ${name} があります。`,
-    errQuery: "このリンクは局面として読めません。",
-    fixCell: (name) => `「${name}」を消す`,
-    fixSheet: "リンクのスコアシートを外す",
-    fixDice: "リンクのサイコロを外す",
-    fixVariant: "公式ルールにする",
-    fixGame: "シートだけ残してゲーム記録を外す",
-    fixParam: (name) => `${name} を無視する`,
-    fixQuery: "読める部分から始める",
   },
 };
 
@@ -318,6 +289,7 @@ for (const language of Object.keys(TEXTS)) {
   Object.assign(
     TEXTS[language],
     GOAL_TEXTS[language],
+    ERROR_TEXTS[language],
     GAMES_TEXTS[language],
     PRACTICE_TEXTS[language],
     REVIEW_TEXTS[language],

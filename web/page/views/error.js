@@ -41,6 +41,12 @@ export function describeLinkError(error, query) {
     const name = new URLSearchParams(query).get("v") ?? "";
     return { text: t("errVariant", quote(name)), target: TARGETS.v, fix: { kind: "variant", label: t("fixVariant") } };
   }
+  if ((field === "h" || field === "oh") && error.legal) {
+    // A record that breaks at a turn keeps the legal game before it (yacht.play.legal_start).
+    const { query: legal, dropped, through_turn: through } = error.legal;
+    const text = dropped.who === "me" ? t("errGameAt", dropped.turn) : t("errTheirTurnAt", dropped.turn);
+    return { text, target: null, fix: { kind: "game", legal, label: t("fixGameLegal", through) } };
+  }
   if (field === "h") return { text: t("errGame"), target: null, fix: { kind: "game", label: t("fixGame") } };
   if (field === "oh") {
     return { text: t("errOpponentTurns"), target: "#goal", fix: { kind: "game", label: t("fixGame") } };

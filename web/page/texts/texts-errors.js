@@ -1,0 +1,46 @@
+// What the page says of a bad link (views/error.js): the part at fault and its fix, in English and
+// Japanese; texts.js merges them into its own.
+
+export const ERROR_TEXTS = {
+  en: {
+    errSheetCell: (name) => `This link's ${name} score is not one ${name} can have.`,
+    errSheet: "This link's scoresheet is not valid.",
+    errDice: "This link's dice are not valid.",
+    errRoll: "This link's roll is not valid.",
+    errVariant: (name) => `This link asks for unknown rules ${name}.`,
+    errGame: "This link's game record is not a legal game.",
+    errGameAt: (n) => `Turn ${n} of this link's game record is not legal; the turns before it are.`,
+    errTheirTurnAt: (n) => `Their turn ${n} in this link does not fit the game; the turns before it do.`,
+    errParam: (name) => `This link has a parameter the advisor does not know: ${name}.`,
+    errQuery: "This link is not a position the advisor can read.",
+    fixCell: (name) => `Clear ${name}`,
+    fixSheet: "Drop the link's sheet",
+    fixDice: "Drop the link's dice",
+    fixVariant: "Use the official rules",
+    fixGame: "Keep the sheet, drop the game",
+    fixGameLegal: (n) =>
+      n > 0 ? `Keep the game through turn ${n}, drop the rest` : "Keep the legal turns, drop the rest",
+    fixParam: (name) => `Ignore ${name}`,
+    fixQuery: "Start from what can be read",
+  },
+  ja: {
+    errSheetCell: (name) => `このリンクの「${name}」の得点は、ありえない値です。`,
+    errSheet: "このリンクのスコアシートが正しくありません。",
+    errDice: "このリンクのサイコロの目が正しくありません。",
+    errRoll: "このリンクの何投目かが正しくありません。",
+    errVariant: (name) => `このリンクのルール ${name} は不明です。`,
+    errGame: "このリンクのゲーム記録は、ルールどおりのゲームではありません。",
+    errGameAt: (n) => `このリンクのゲーム記録は${n}ターン目がルールに合いません。それより前は有効です。`,
+    errTheirTurnAt: (n) => `このリンクの相手の${n}ターン目がゲームに合いません。それより前は有効です。`,
+    errParam: (name) => `このリンクには不明なパラメータ ${name} があります。`,
+    errQuery: "このリンクは局面として読めません。",
+    fixCell: (name) => `「${name}」を消す`,
+    fixSheet: "リンクのスコアシートを外す",
+    fixDice: "リンクのサイコロを外す",
+    fixVariant: "公式ルールにする",
+    fixGame: "シートだけ残してゲーム記録を外す",
+    fixGameLegal: (n) => (n > 0 ? `${n}ターン目までを残し、以降を外す` : "有効なターンを残し、以降を外す"),
+    fixParam: (name) => `${name} を無視する`,
+    fixQuery: "読める部分から始める",
+  },
+};
