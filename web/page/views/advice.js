@@ -69,6 +69,7 @@ function drawAdvice() {
   if (practising()) return renderPractice(); // the advice stays hidden
   delete summary.dataset.expected;
   const current = store.shown?.query === currentQuery() || store.shown?.query === store.link ? store.shown : null;
+  renderHistogram(); // in a game: the chart of my turn's start (views/histogram.js: chartedQuery)
   if (store.game && store.stage.phase === "dice") {
     clearVerdict();
     return renderEntryPrompt(current?.action === "game" ? current.result : null);
@@ -111,7 +112,6 @@ function drawAdvice() {
   list.setAttribute("data-position", position);
   renderVerdict(result, dice, variant, target);
   renderCard(); // the best category, and the previews of these dice
-  renderHistogram();
 }
 
 /** The advice answer shown (a game's: its "advice"), or null. */

@@ -8,7 +8,7 @@
 
 import { $, el, svgEl } from "./dom.js";
 import { readQuery } from "../model/formats.js";
-import { store } from "../state/store.js";
+import { practising, store } from "../state/store.js";
 import { formatExpected, t } from "../texts/texts.js";
 import { formatChance } from "../texts/texts-goal.js";
 import { tickStep } from "./chart.js";
@@ -17,12 +17,23 @@ import { tickStep } from "./chart.js";
  * only when one of them changes). */
 let drawn = null;
 
-/** Draw `store.histogram` ({query, result} or {query, error}) if it is the position shown's. */
+/** The position whose chart goes with the answer shown, or null: a position with a rival or a
+ * target; in a game (not a practice), its position at the start of my turn, before any dice (the
+ * chart is computed while the dice are rolled, and the advice of each roll never waits on it). */
+export function chartedQuery() {
+  const result = store.shown?.result;
+  if (!result) return null;
+  if (store.shown.action === "advise")
+    return result.win !== undefined || result.reach !== undefined ? result.query : null;
+  if (store.shown.action !== "game" || practising() || result.advice?.roll !== 0) return null;
+  return result.advice.win !== undefined || result.advice.reach !== undefined ? result.position : null;
+}
+
+/** Draw `store.histogram` ({query, result} or {query, error}) if it is the chart of the answer shown. */
 export function renderHistogram() {
   const box = $("#histogram");
   const shown = store.histogram;
-  const current = store.shown?.action === "advise" ? store.shown.result?.query : null;
-  if (!shown || shown.query !== current || store.game) {
+  if (!shown || shown.query !== chartedQuery()) {
     box.hidden = true;
     drawn = null;
     return;
