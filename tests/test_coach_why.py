@@ -52,15 +52,16 @@ def test_the_words_show_the_terms_carrying_80_percent_and_one_for_the_best(point
 def test_cli_text_explains_why_the_best_beats_the_next_best():
     status, out, err = call("advise", "--explain", "s=3,,9,,,18,,,,,30,&d=14466&r=2")
     assert status == 0, err
-    why = "Keep 4 4 6 6 (not 4 4): +2.3 Full House, −1.2 bonus, +0.7 Yacht, −0.7 Four Dice … = +1.00 pts"
+    why = "Keep 4 4 6 6 (not 4 4): +2.3 Full House, −1.2 bonus, +0.7 Yacht, −0.7 Four Dice … = +1.00\u00a0pts"
     assert f"Why the best: {why}" in out
-    assert "  1  Keep 4 4 6 6: plays for Choice 67 % (avg 22.8), Full House 33 % (avg 25.0); bonus 64 %" in out
+    line = "  1  Keep 4 4 6 6: plays for Choice 67 % (avg 22.8), Full House 33 % (avg 25.0); bonus 64 %"
+    assert line.replace(" %", "\u00a0%") in out  # no % alone on a line
 
 
 def test_cli_text_in_japanese_uses_the_japanese_names():
     status, out, err = call("advise", "--explain", "--lang", "ja", "s=3,,9,,,18,,,,,30,&d=14466&r=2")
     assert status == 0, err
-    why = "4 4 6 6 を残す(4 4 ではなく): フルハウス +2.3、ボーナス −1.2、ヨット +0.7、フォーダイス −0.7 … = +1.00 点"
+    why = "4 4 6 6 を残す(4 4 ではなく): フルハウス +2.3、ボーナス −1.2、ヨット +0.7、フォーダイス −0.7 … = +1.00\u00a0点"
     assert f"最善の理由: {why}" in out
 
 
@@ -128,3 +129,39 @@ def test_on_a_float64_solve_the_terms_sum_to_the_gap_within_1e_9(query, solved, 
         total = advice.options[0].expected - option.expected
         found = why(explained[0], e, total)
         assert sum(t["points"] for t in found["terms"]) == pytest.approx(total, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        (0.082, 0.080, ("8.2\u00a0%", "8.0\u00a0%")),  # whole percents would say "8 % vs 8 %"
+        (0.312451, 0.312449, ("31.25\u00a0%", "31.24\u00a0%")),
+        (0.5, 0.5, ("50.000\u00a0%", "50.000\u00a0%")),  # equal: three decimals say so
+        (0.62, 0.31, ("62.0\u00a0%", "31.0\u00a0%")),
+    ],
+)
+def test_a_goals_two_chances_are_written_apart(a, b, said):
+    from yacht.cli.coach_text import percents_apart
+
+    assert percents_apart(a, b) == said
+
+
+@pytest.mark.parametrize(
+    ("best", "other", "en", "ja"),
+    [
+        ({"keep": [2, 3]}, {"keep": [1, 2, 3]}, "Keep 2 3 (not 1 2 3)", "2 3 を残す(1 2 3 ではなく)"),
+        (
+            {"keep": [1, 1, 1, 1, 1], "category": 11},
+            {"keep": [1, 1, 1, 1]},
+            "Score Yacht now (not keep 1 1 1 1)",
+            "今 ヨット に記入(1 1 1 1 を残す ではなく)",
+        ),
+        ({"keep": [4, 4]}, {"keep": []}, "Keep 4 4 (not reroll all)", "4 4 を残す(全部振り直す ではなく)"),
+        ({"category": 6}, {"keep": [6]}, "Score Choice (not keep 6)", "チョイス に記入(6 を残す ではなく)"),
+    ],
+)
+def test_the_option_set_against_keeps_its_verb_unless_both_keep_dice(best, other, en, ja):
+    from yacht.cli.coach_text import why_words
+
+    assert why_words(best, other, None, "en") == f"{en}: the same as the best"
+    assert why_words(best, other, None, "ja") == f"{ja}: 最善と同じ"

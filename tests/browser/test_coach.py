@@ -74,6 +74,12 @@ average's play (``average``), every aims line (``play``: "average" or "goal"; ``
 or "chosen" in a decision's; its words and entries), the terms of why shown, its words and total."""
 
 
+def beside_goal(shown: dict) -> bool:
+    """Whether a box shows a line under the goal's play: the average's line then leads with "on
+    average, plays for" (coach_text.aims_lead's ``beside``)."""
+    return any(line["play"] == "goal" for line in shown["lines"])
+
+
 def canonical(query: str) -> str:
     return format_query(parse_query(query))
 
@@ -100,7 +106,7 @@ def assert_entries(line: dict, aims: list[dict]) -> None:
 def assert_explains(shown: dict, option: dict, best: dict, other: dict | None, variant: str, language: str) -> None:
     """A panel shows, in the command line's words (yacht.cli.coach_text), what ``option`` plays for
     and why ``best`` beats ``other`` (None: no why), with explain_query's numbers in its data."""
-    assert shown["average"]["text"] == aims_words(option, variant, language)
+    assert shown["average"]["text"] == aims_words(option, variant, language, beside=beside_goal(shown))
     if option.get("plan", {}) and option["plan"]["kind"] in ("score", "scratch"):
         assert shown["average"]["aims"] == []
     else:
@@ -284,6 +290,6 @@ def test_ranked_by_average_the_why_panel_explains_the_option_the_verdict_shows(l
         "k => document.querySelector('#explanation').dataset.key === k", arg=key(average_best), timeout=60_000
     )
     shown = explanation_of(page, query)
-    assert shown["average"]["text"] == aims_words(average_best, "official", "en")
+    assert shown["average"]["text"] == aims_words(average_best, "official", "en", beside=beside_goal(shown))
     assert_entries(shown["average"], average_best["aims"])
     expect(page.locator("#explanation [data-testid=why]")).to_have_count(0)

@@ -17,7 +17,7 @@ from yacht.cli.coach_text import aims_words, why_words
 from yacht.core.position import Position, format_query, parse_query
 
 from .page_helpers import open_page, wait_for_advice
-from .test_coach import READ, explanation_of, key, open_why, set_open
+from .test_coach import READ, beside_goal, explanation_of, key, open_why, set_open
 
 pytestmark = pytest.mark.browser
 
@@ -73,10 +73,10 @@ def check(page: Page, server, tables, query: str) -> None:
         language(page, lang)
         panel = explanation_of(page, query)
         assert panel["whyText"] == why_words(options[0], options[1], options[1]["why"], lang)
-        assert panel["average"]["text"] == aims_words(options[0], variant, lang)
+        assert panel["average"]["text"] == aims_words(options[0], variant, lang, beside=beside_goal(panel))
         shown = body.evaluate(READ)
         assert shown["whyText"] == why_words(options[0], other, other["why"], lang)
-        assert shown["average"]["text"] == aims_words(other, variant, lang)
+        assert shown["average"]["text"] == aims_words(other, variant, lang, beside=beside_goal(shown))
         if "goal_aims" in other:
             goal = "win" if parse_query(query).opponent is not None else "reach"
             target = parse_query(query).target

@@ -40,11 +40,12 @@ TEMPLATES: Final = {
         "plays": "plays for",
         "plays_win": "to win, plays for",
         "plays_reach": "to reach {target}, plays for",
+        "plays_average": "on average, plays for",
         "draw": "a straight draw:",
         "draw_else": "else",
         "entry": "{category} {p}",
         "entry_avg": "{category} {p} (avg {avg})",
-        "scratch": "scratch {category} {p}",
+        "scratch": "ends by scratching",
         "scores": "scores {points} in {category}",
         "scratches": "scratches {category}",
         "bonus": "bonus {p}",
@@ -53,8 +54,8 @@ TEMPLATES: Final = {
         "then": "; ",
         "bonus_term": "bonus",
         "term": "{points} {name}",
-        "total": "= {total} pts",
-        "open": "keeps {category} open ({later} pts later vs {now} now)",
+        "total": "= {total}\u00a0pts",
+        "open": "keeps {category} open ({later}\u00a0pts later vs {now} now)",
         "dump": "scores {now} in {category} to keep the rest open",
         "dump_scratch": "scratches {category} to keep the rest open",
         "goal_win": "to win {best} vs {other}; on average",
@@ -71,11 +72,12 @@ TEMPLATES: Final = {
         "plays": "狙い",
         "plays_win": "勝つための狙い",
         "plays_reach": "{target} 点に届くための狙い",
+        "plays_average": "平均での狙い",
         "draw": "ストレート狙い:",
         "draw_else": "ほかに",
         "entry": "{category} {p}",
         "entry_avg": "{category} {p}(平均 {avg})",
-        "scratch": "{category}を0点で消す {p}",
+        "scratch": "最後に0点で消す",
         "scores": "{category}に{points}点",
         "scratches": "{category}を0点で消す",
         "bonus": "ボーナス {p}",
@@ -84,7 +86,7 @@ TEMPLATES: Final = {
         "then": "; ",
         "bonus_term": "ボーナス",
         "term": "{name} {points}",
-        "total": "= {total} 点",
+        "total": "= {total}\u00a0点",
         "open": "{category}を残す(後で{later}点、今なら{now}点)",
         "dump": "{category}に{now}点を入れて他を残す",
         "dump_scratch": "{category}を0点で消して他を残す",
@@ -102,9 +104,23 @@ def fixed(x: float, digits: int) -> str:
     return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
+NBSP: Final = "\u00a0"
+"""Between a number and its unit ("38 %", "0.76 pts"): the unit never wraps alone to a line."""
+
+
 def percent(chance: float) -> str:
-    """A chance in whole percent: "38 %"."""
-    return f"{fixed(100 * chance, 0)} %"
+    """A chance in whole percent: "38 %" (a no-break space before the sign)."""
+    return f"{fixed(100 * chance, 0)}{NBSP}%"
+
+
+def percents_apart(a: float, b: float) -> tuple[str, str]:
+    """Two chances in percent with the fewest decimals, one at least and three at most, that tell
+    them apart: "8.2 %" and "8.0 %", "31.25 %" and "31.24 %"."""
+    for digits in (1, 2, 3):
+        x, y = fixed(100 * a, digits), fixed(100 * b, digits)
+        if x != y:
+            break
+    return f"{x}{NBSP}%", f"{y}{NBSP}%"
 
 
 def signed(x: float, digits: int) -> str:
@@ -132,24 +148,47 @@ def option_words(option: dict, lang: str = "en", short: bool = False) -> str:
     return dice if short else words["keep"].format(dice=dice)
 
 
-def _entries(aims: list[dict], variant: str, lang: str) -> list[str]:
-    """The aims as entries, most likely first: a score (with its mean where the category has more
-    than one score above 0) and a scratch of each; those under ``LEAST_CHANCE`` left out."""
+def other_words(best: dict, other: dict, lang: str = "en") -> str:
+    """The option ``best`` is set against, as the words in "(not …)" say it: its dice alone when
+    both keep dice ("Keep 2 3 (not 1 2 3)"), else its whole phrase, in English in lower case
+    ("Score Yacht now (not keep 1 1 1 1)")."""
+    if _keeps_dice(best) and _keeps_dice(other):
+        return option_words(other, lang, short=True)
+    words = option_words(other, lang)
+    return words[0].lower() + words[1:] if lang == "en" else words
+
+
+def _keeps_dice(option: dict) -> bool:
+    return bool(option.get("keep")) and "category" not in option
+
+
+def _entries(aims: list[dict], variant: str, lang: str, kind: str) -> list[str]:
+    """The aims of ``kind`` as entries, most likely first: "score", a score (with its mean where
+    the category has more than one score above 0), or "scratch", a scratch; those under
+    ``LEAST_CHANCE`` left out."""
     words, names = TEMPLATES[lang], _NAMES[lang]
     possible = possible_scores(VARIANTS[variant])
     found = []
     for a in aims:
         c, scratch = a["category"], a.get("scratch", 0.0)
         scored = a["p"] - scratch
-        if scored >= LEAST_CHANCE:
+        if kind == "score" and scored >= LEAST_CHANCE:
             several = sum(v > 0 for v in possible[c]) > 1
             mean = a["p"] * a["mean_points"] / scored
             key = "entry_avg" if several else "entry"
-            found.append((-scored, 0, c, words[key].format(category=names[c], p=percent(scored), avg=fixed(mean, 1))))
-        if scratch >= LEAST_CHANCE:
-            found.append((-scratch, 1, c, words["scratch"].format(category=names[c], p=percent(scratch))))
+            found.append((-scored, c, words[key].format(category=names[c], p=percent(scored), avg=fixed(mean, 1))))
+        if kind == "scratch" and scratch >= LEAST_CHANCE:
+            found.append((-scratch, c, words["entry"].format(category=names[c], p=percent(scratch))))
     found.sort()
     return [text for *_, text in found]
+
+
+def _parts(aims: list[dict], variant: str, lang: str) -> list[str]:
+    """The scores played for, then the scratches the game ends by ("ends by scratching Yacht 17 %")."""
+    words = TEMPLATES[lang]
+    scores, scratches = (_entries(aims, variant, lang, kind) for kind in ("score", "scratch"))
+    parts = [_listed(scores, lang)] if scores or not scratches else []
+    return parts + ([f"{words['scratch']} {_listed(scratches, lang)}"] if scratches else [])
 
 
 def _listed(entries: list[str], lang: str) -> str:
@@ -160,8 +199,8 @@ def _listed(entries: list[str], lang: str) -> str:
 
 
 def aims_body(option: dict, variant: str, lang: str = "en", key: str = "aims") -> str:
-    """What an option plays for, after its lead words: "Fours 49 % (avg 13.4), scratch Yacht 20 %;
-    bonus 72 %"; a score now "scores 24 in Choice; bonus 64 %" or "scratches Yacht; …"; a straight
+    """What an option plays for, after its lead words: "Fours 49 % (avg 13.4); ends by scratching
+    Yacht 20 %; bonus 72 %"; a score now "scores 24 in Choice; bonus 64 %" or "scratches Yacht; …"; a straight
     draw "B.Straight 31 %, S.Straight 40 %; else Deuces 47 % (avg 3.0); bonus 12 %" (its lead says
     it is a draw). ``key`` "goal_aims": the aims under the goal's play, with no bonus chance (it is
     the average play's)."""
@@ -177,17 +216,20 @@ def aims_body(option: dict, variant: str, lang: str = "en", key: str = "aims") -
     if plan and plan["kind"] == "draw":
         straights = [a for a in aims if a["category"] in plan["categories"]]
         rest = [a for a in aims if a["category"] not in plan["categories"]]
-        parts = [_listed(_entries(straights, variant, lang), lang)]
-        others = _entries(rest, variant, lang)
-        if others:
-            parts.append(f"{words['draw_else']} {_listed(others, lang)}")
+        parts = _parts(straights, variant, lang)
+        others = _parts(rest, variant, lang)
+        if any(others):
+            parts.append(f"{words['draw_else']} {words['then'].join(others)}")
         return words["then"].join([*parts, *bonus])
-    return words["then"].join([_listed(_entries(aims, variant, lang), lang), *bonus])
+    return words["then"].join([*_parts(aims, variant, lang), *bonus])
 
 
-def aims_lead(option: dict, lang: str = "en", key: str = "aims", target: int | None = None, goal: str = "") -> str:
-    """The lead words of an aims line: "plays for", "a straight draw:", or with ``key``
-    "goal_aims" "to win, plays for" / "to reach 200, plays for" (``goal``: "win" or "reach")."""
+def aims_lead(
+    option: dict, lang: str = "en", key: str = "aims", target: int | None = None, goal: str = "", beside: bool = False
+) -> str:
+    """The lead words of an aims line: "plays for" ("on average, plays for" ``beside`` a line
+    under the goal's play), "a straight draw:", or with ``key`` "goal_aims" "to win, plays for" /
+    "to reach 200, plays for" (``goal``: "win" or "reach")."""
     words = TEMPLATES[lang]
     if key == "goal_aims":
         return words["plays_win"] if goal == "win" else words["plays_reach"].format(target=target)
@@ -196,7 +238,7 @@ def aims_lead(option: dict, lang: str = "en", key: str = "aims", target: int | N
         return words["draw"]
     if plan and plan["kind"] in ("score", "scratch"):
         return ""
-    return words["plays"]
+    return words["plays_average" if beside else "plays"]
 
 
 def aims_words(option: dict, variant: str, lang: str = "en", key: str = "aims", **lead) -> str:
@@ -213,14 +255,15 @@ def why_words(best: dict, other: dict, why: dict | None, lang: str = "en") -> st
     ("keeps Four Dice open (13.2 pts later vs 30 now)") or a dump ("scores 2 in Aces to keep the
     rest open") before the terms."""
     words, names = TEMPLATES[lang], _NAMES[lang]
-    what = words["not"].format(option=option_words(best, lang), other=option_words(other, lang, short=True))
+    what = words["not"].format(option=option_words(best, lang), other=other_words(best, other, lang))
     if not why or not why["shown"]:
         return words["same"].format(option=what)
     parts = []
     if why.get("goal"):
         goal = why["goal"]
         key = "goal_win" if goal["measure"] == "win" else "goal_reach"
-        parts.append(words[key].format(best=percent(goal["best"]), other=percent(goal["other"])) + " ")
+        best_p, other_p = percents_apart(goal["best"], goal["other"])
+        parts.append(words[key].format(best=best_p, other=other_p) + " ")
     clauses = []
     if why.get("dump"):
         d = why["dump"]
@@ -263,7 +306,8 @@ def render_explanation(result: dict, lang: str = "en") -> list[str]:
     if len(options) > 1:
         lines.append(f"{TEMPLATES[lang]['why_best']}: {why_words(options[0], options[1], options[1]['why'], lang)}")
     for rank, option in enumerate(options, 1):
-        lines.append(f"{rank:>3}  {option_words(option, lang)}: {aims_words(option, variant, lang)}")
+        beside = "goal_aims" in option
+        lines.append(f"{rank:>3}  {option_words(option, lang)}: {aims_words(option, variant, lang, beside=beside)}")
         if "goal_aims" in option:
             lines.append(f"     {aims_words(option, variant, lang, 'goal_aims', target=target, goal=goal)}")
         if rank > 1:

@@ -6,7 +6,21 @@
 // explain_decision_query.
 
 /** "38 %": a chance in whole percent, as the command line writes it. */
-export const formatPercent = (p) => `${(100 * p).toFixed(0)} %`;
+export const formatPercent = (p) => `${(100 * p).toFixed(0)}${NBSP}%`;
+
+/** Between a number and its unit: the unit never wraps alone to a line (coach_text.NBSP). */
+export const NBSP = "\u00a0";
+
+/** Two chances in percent with the fewest decimals, one at least and three at most, that tell them
+ * apart (coach_text.percents_apart): ["8.2 %", "8.0 %"]. */
+export function percentsApart(a, b) {
+  let x, y;
+  for (const digits of [1, 2, 3]) {
+    [x, y] = [(100 * a).toFixed(digits), (100 * b).toFixed(digits)];
+    if (x !== y) break;
+  }
+  return [`${x}${NBSP}%`, `${y}${NBSP}%`];
+}
 
 /** `x` with its sign and `digits` decimals ("+2.4", "−4.2": the minus sign U+2212). */
 export const signed = (x, digits) => `${x < 0 || Object.is(x, -0) ? "−" : "+"}${Math.abs(x).toFixed(digits)}`;
@@ -25,11 +39,12 @@ export const COACH_WORDS = {
     plays: "plays for",
     playsWin: "to win, plays for",
     playsReach: (target) => `to reach ${target}, plays for`,
+    playsAverage: "on average, plays for",
     draw: "a straight draw:",
     drawElse: "else",
     entry: (category, p) => `${category} ${p}`,
     entryAvg: (category, p, avg) => `${category} ${p} (avg ${avg.toFixed(1)})`,
-    scratch: (category, p) => `scratch ${category} ${p}`,
+    scratch: "ends by scratching",
     scores: (points, category) => `scores ${points} in ${category}`,
     scratches: (category) => `scratches ${category}`,
     bonus: (p) => `bonus ${p}`,
@@ -38,8 +53,8 @@ export const COACH_WORDS = {
     then: "; ",
     bonusTerm: "bonus",
     term: (points, name) => `${points} ${name}`,
-    total: (total) => `= ${total} pts`,
-    open: (category, later, now) => `keeps ${category} open (${later.toFixed(1)} pts later vs ${now} now)`,
+    total: (total) => `= ${total}${NBSP}pts`,
+    open: (category, later, now) => `keeps ${category} open (${later.toFixed(1)}${NBSP}pts later vs ${now} now)`,
     dump: (now, category) => `scores ${now} in ${category} to keep the rest open`,
     dumpScratch: (category) => `scratches ${category} to keep the rest open`,
     goalWin: (best, other) => `to win ${best} vs ${other}; on average`,
@@ -55,11 +70,12 @@ export const COACH_WORDS = {
     plays: "狙い",
     playsWin: "勝つための狙い",
     playsReach: (target) => `${target} 点に届くための狙い`,
+    playsAverage: "平均での狙い",
     draw: "ストレート狙い:",
     drawElse: "ほかに",
     entry: (category, p) => `${category} ${p}`,
     entryAvg: (category, p, avg) => `${category} ${p}(平均 ${avg.toFixed(1)})`,
-    scratch: (category, p) => `${category}を0点で消す ${p}`,
+    scratch: "最後に0点で消す",
     scores: (points, category) => `${category}に${points}点`,
     scratches: (category) => `${category}を0点で消す`,
     bonus: (p) => `ボーナス ${p}`,
@@ -68,7 +84,7 @@ export const COACH_WORDS = {
     then: "; ",
     bonusTerm: "ボーナス",
     term: (points, name) => `${name} ${points}`,
-    total: (total) => `= ${total} 点`,
+    total: (total) => `= ${total}${NBSP}点`,
     open: (category, later, now) => `${category}を残す(後で${later.toFixed(1)}点、今なら${now}点)`,
     dump: (now, category) => `${category}に${now}点を入れて他を残す`,
     dumpScratch: (category) => `${category}を0点で消して他を残す`,

@@ -115,7 +115,7 @@ function fillDecision(box, { record, index, decision }) {
  * by a goal, under the goal's play first (option.goal_aims), then under the average's. */
 function lines(option, variant, decision, prefix, which) {
   const attrs = { "data-option": which };
-  const average = aimsLine(option, variant, { prefix, attrs });
+  const average = aimsLine(option, variant, { prefix, attrs, beside: Boolean(option.goal_aims) });
   if (!option.goal_aims) return [average];
   const measure = decision.grade.measure;
   const target = readQuery(decision.query).target;

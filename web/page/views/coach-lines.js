@@ -13,7 +13,7 @@
 import { el } from "./dom.js";
 import { categoryName, possible } from "../model/rules.js";
 import { currentLanguage, t } from "../texts/texts.js";
-import { COACH_WORDS, formatPercent, signed, whole } from "../texts/texts-coach.js";
+import { COACH_WORDS, formatPercent, percentsApart, signed, whole } from "../texts/texts-coach.js";
 
 /** Entries an aims line names at most (then "…"); an entry under LEAST_CHANCE is not named. */
 const MOST_ENTRIES = 4;
@@ -54,9 +54,20 @@ export function optionWords(option, short = false) {
   return short ? dice : w.keep(dice);
 }
 
-/** The aims as entry elements, most likely first: a score (with its mean where the category has
- * more than one score above 0) and a scratch of each, those under LEAST_CHANCE left out. */
-function entries(aims, variant) {
+/** The option `best` is set against, as "(not …)" says it (coach_text.other_words): its dice alone
+ * when both keep dice ("Keep 2 3 (not 1 2 3)"), else its whole phrase, in English in lower case
+ * ("Score Yacht now (not keep 1 1 1 1)"). */
+function otherWords(best, other) {
+  const keepsDice = (o) => o.keep?.length > 0 && o.category === undefined;
+  if (keepsDice(best) && keepsDice(other)) return optionWords(other, true);
+  const words = optionWords(other);
+  return currentLanguage() === "en" ? words[0].toLowerCase() + words.slice(1) : words;
+}
+
+/** The aims of `kind` as entry elements, most likely first (coach_text._entries): "score", a score
+ * (with its mean where the category has more than one score above 0), or "scratch", a scratch;
+ * those under LEAST_CHANCE left out. */
+function entries(aims, variant, kind) {
   const w = words();
   const found = [];
   for (const aim of aims) {
@@ -70,23 +81,27 @@ function entries(aims, variant) {
       "data-mean-points": String(aim.mean_points),
       "data-scratch": String(scratch),
     };
-    if (scored >= LEAST_CHANCE) {
+    if (kind === "score" && scored >= LEAST_CHANCE) {
       const several = possible(variant, c).filter((v) => v > 0).length > 1;
       const mean = (aim.p * aim.mean_points) / scored;
       const p = formatPercent(scored);
       const text = several ? w.entryAvg(categoryName(c), p, mean) : w.entry(categoryName(c), p);
-      found.push({ order: [-scored, 0, c], node: el("span", { class: "aim", "data-kind": "score", ...data, text }) });
+      found.push({ order: [-scored, c], node: el("span", { class: "aim", "data-kind": "score", ...data, text }) });
     }
-    if (scratch >= LEAST_CHANCE) {
-      const text = w.scratch(categoryName(c), formatPercent(scratch));
-      found.push({
-        order: [-scratch, 1, c],
-        node: el("span", { class: "aim", "data-kind": "scratch", ...data, text }),
-      });
+    if (kind === "scratch" && scratch >= LEAST_CHANCE) {
+      const text = w.entry(categoryName(c), formatPercent(scratch));
+      found.push({ order: [-scratch, c], node: el("span", { class: "aim", "data-kind": "scratch", ...data, text }) });
     }
   }
-  found.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2] - b.order[2]);
+  found.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
   return found.map((f) => f.node);
+}
+
+/** The scores played for, then the scratches the game ends by (coach_text._parts), as groups. */
+function parts(aims, variant) {
+  const [scores, scratches] = ["score", "scratch"].map((kind) => entries(aims, variant, kind));
+  const groups = scores.length || !scratches.length ? [listed(scores)] : [];
+  return scratches.length ? [...groups, [`${words().scratch} `, ...listed(scratches)]] : groups;
 }
 
 /** Entries joined, at most MOST_ENTRIES, then "…". */
@@ -97,13 +112,14 @@ function listed(nodes) {
   return nodes.length > MOST_ENTRIES ? [...parts, w.join, w.more] : parts;
 }
 
-/** The lead words of an aims line (coach_text.aims_lead). */
-function aimsLead(option, goal, target, measure) {
+/** The lead words of an aims line (coach_text.aims_lead; `beside`: a line under the goal's play
+ * is shown too). */
+function aimsLead(option, goal, target, measure, beside) {
   const w = words();
   if (goal) return measure === "win" ? w.playsWin : w.playsReach(target);
   if (option.plan?.kind === "draw") return w.draw;
   if (option.plan?.kind === "score" || option.plan?.kind === "scratch") return "";
-  return w.plays;
+  return beside ? w.playsAverage : w.plays;
 }
 
 /** The body of an aims line (coach_text.aims_body), as nodes. */
@@ -128,29 +144,32 @@ function aimsBody(option, variant, goal) {
     const aims = goal ? option.goal_aims : option.aims;
     if (plan?.kind === "draw") {
       const straights = aims.filter((a) => plan.categories.includes(a.category));
-      const rest = entries(
+      const rest = parts(
         aims.filter((a) => !plan.categories.includes(a.category)),
         variant,
       );
-      groups.push(listed(entries(straights, variant)));
-      if (rest.length) groups.push([`${w.drawElse} `, ...listed(rest)]);
-    } else groups.push(listed(entries(aims, variant)));
+      groups.push(...parts(straights, variant));
+      if (rest.some((group) => group.length)) {
+        groups.push([`${w.drawElse} `, ...rest.flatMap((group, i) => (i ? [w.then, ...group] : group))]);
+      }
+    } else groups.push(...parts(aims, variant));
   }
   if (bonus.length) groups.push(bonus);
   return groups.flatMap((group, i) => (i ? [w.then, ...group] : group));
 }
 
 /** What `option` plays for, in the command line's words (coach_text.aims_words): "plays for Choice
- * 67 % (avg 22.8), Full House 33 %, scratch Yacht 3 %; bonus 64 %". `goal`: the aims under the
+ * 67 % (avg 22.8), Full House 33 %; ends by scratching Yacht 3 %; bonus 64 %". `goal`: the aims under the
  * goal's play (option.goal_aims: "to win, plays for …", "to reach 200, plays for …"; `measure`
  * "win" or "reach", `target`), with no bonus chance (it is the average play's); `prefix`: words
- * before the line ("Best (Keep 4 4): "); `attrs`: more attributes of the line. */
+ * before the line ("Best (Keep 4 4): "); `attrs`: more attributes of the line; `beside`: the
+ * average's line shown beside the goal's ("on average, plays for …"). */
 export function aimsLine(
   option,
   variant,
-  { goal = false, measure = "win", target = null, prefix = "", attrs = {} } = {},
+  { goal = false, measure = "win", target = null, prefix = "", attrs = {}, beside = false } = {},
 ) {
-  const lead = aimsLead(option, goal, target, measure);
+  const lead = aimsLead(option, goal, target, measure, beside);
   const head = lead ? [el("b", { text: lead }), " "] : [];
   const play = goal ? "goal" : "average";
   return el("p", { class: "aims", "data-play": play, ...attrs }, prefix, ...head, ...aimsBody(option, variant, goal));
@@ -160,7 +179,7 @@ export function aimsLine(
  * beats `other`, from other's why (coach_text.why_words). */
 export function whyLine(best, other, why) {
   const w = words();
-  const what = w.not(optionWords(best), optionWords(other, true));
+  const what = w.not(optionWords(best), otherWords(best, other));
   const line = el("p", { class: "why", "data-testid": "why" });
   if (!why?.shown?.length) {
     line.textContent = w.same(what);
@@ -169,7 +188,7 @@ export function whyLine(best, other, why) {
   line.dataset.total = String(why.total);
   line.append(`${what}: `);
   if (why.goal) {
-    const [b, o] = [formatPercent(why.goal.best), formatPercent(why.goal.other)];
+    const [b, o] = percentsApart(why.goal.best, why.goal.other);
     line.append(`${why.goal.measure === "win" ? w.goalWin(b, o) : w.goalReach(b, o)} `);
   }
   const clauses = [];

@@ -102,11 +102,11 @@ function fillBody(box, key) {
 
 /** What `option` plays for: with a goal ranked by its chance, under the goal's play ("to win,
  * plays for …", "to reach 200, plays for …"), then under the average's with the bonus chance
- * ("plays for …"); else the one line. */
+ * ("on average, plays for …"); else the one line ("plays for …"). */
 function playsFor(option, result) {
   const variant = result.variant;
   if (!option.goal_aims || store.aim !== "win") return [aimsLine(option, variant)];
   const target = readQuery(result.query).target;
   const measure = target === null ? "win" : "reach";
-  return [aimsLine(option, variant, { goal: true, measure, target }), aimsLine(option, variant)];
+  return [aimsLine(option, variant, { goal: true, measure, target }), aimsLine(option, variant, { beside: true })];
 }
