@@ -110,3 +110,34 @@ ours = {name: m for name, m in sys.modules.items() if name.split(".")[0] == "yac
     assert first <= set(modules), "the first answer's modules are imported"
     for name, (has_bytecode, no_docstring) in modules.items():
         assert (has_bytecode and no_docstring) == (name in first), name
+
+
+def test_numpy_ships_as_bytecode_only_and_the_worker_unpacks_and_imports_it(fresh_page: Page, server, runtime) -> None:
+    """The trimmed wheel holds bytecode (tools/compile_pyc.mjs) in place of every module the keep-list
+    names, listed in its RECORD with its hash; the worker unpacks it itself (worker-numpy.js) and
+    Python imports NumPy from it: every NumPy module imported is a .pyc, docstrings empty."""
+    keep = site_runtime.read_keep_list(site_runtime.KEEP_LISTS["numpy"])
+    with zipfile.ZipFile(PUBLIC / runtime["numpyURL"]) as wheel:
+        names = set(wheel.namelist())
+        (record,) = [n for n in names if n.endswith(".dist-info/RECORD")]
+        rows = {row.split(",")[0]: row for row in wheel.read(record).decode().splitlines()}
+        for module in (k for k in keep if k.endswith(".py")):
+            pyc = module[:-3] + ".pyc"
+            assert module not in names and pyc in names, module
+            assert rows[pyc] == f"{pyc},{site_wheel.record_hash(wheel.read(pyc))},{len(wheel.read(pyc))}"
+    assert not [n for n in names if n.endswith(".py")]
+    fresh_page.goto(server.url(f"index.html?{QUERY}"))
+    fresh_page.get_by_test_id("option").first.wait_for()
+    (worker,) = [w for w in fresh_page.workers if w.url.endswith("/worker.js")]
+    assert worker.evaluate("globalThis.numpyInstall") == "unpacked in JavaScript"
+    files = worker.evaluate(
+        """() => globalThis.pyodide.runPython(`
+import sys
+ours = [m for n, m in list(sys.modules.items()) if n.split(".")[0] == "numpy"]
+[[m.__file__, m.__doc__] for m in ours if getattr(m, "__file__", None)]
+`).toJs()"""
+    )
+    assert len(files) > 40
+    for file, doc in files:
+        assert file.endswith((".pyc", ".so")), file
+        assert doc in ("", None) or file.endswith(".so"), file

@@ -103,3 +103,39 @@ def test_a_snapshot_taken_in_another_browser_profile_starts_the_page(make_contex
     ``warm_snapshot``, which every seeded context starts from) starts a page with the same advice."""
     page = visit(make_context(), server, cpython)
     assert runtime_start(page) == "snapshot"
+
+
+NUMPY_INSTALL = "() => performance.getEntriesByName('yacht:numpy-install:javascript').length > 0"
+"""The page's mark that its worker unpacked NumPy's wheel itself (web/worker/worker-numpy.js)."""
+DAMAGE_KEPT = """async (url) => {
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    const kept = name.startsWith("yacht-advisor-") && (await cache.match(url));
+    if (!kept) continue;
+    const bytes = new Uint8Array(await kept.arrayBuffer());
+    bytes.fill(0, 1000, 3000);
+    await cache.put(url, new Response(bytes));
+    return true;
+  }
+  return false;
+}"""
+"""A page's function: damage the service worker's copy of ``url`` (true if it kept one)."""
+
+
+def test_a_damaged_numpy_wheel_kept_by_the_service_worker_is_fetched_again(
+    make_context, server, cpython, runtime
+) -> None:
+    """The worker checks the wheel's sha256 before it unpacks it: a copy the service worker kept that
+    is not the build's is fetched once more from the server, and the second visit starts as usual."""
+    context = make_context(snapshot=False, service_workers="allow")
+    first = visit(context, server, cpython)
+    first.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_saved_snapshot(first, server, runtime)
+    assert first.evaluate(DAMAGE_KEPT, server.url(runtime["numpyURL"]))
+    before = len(server.requested)
+    second = visit(context, server, cpython)
+    assert runtime_start(second) == "snapshot"
+    assert second.evaluate(NUMPY_INSTALL)
+    (worker,) = [w for w in second.workers if w.url.endswith("/worker.js")]
+    assert worker.evaluate("globalThis.numpyInstall") == "unpacked in JavaScript"
+    assert server.requested[before:].count("/" + runtime["numpyURL"]) == 1  # fetched again, once

@@ -5,37 +5,107 @@
 // runtime.py) is fetched as soon as the worker knows how Python starts: at once beside a snapshot
 // start (the files then come from the service worker, and restoring Python takes a second on a
 // phone), at low priority beside a fresh start (the runtime's own files come first on the
-// network). Its bytes are checked against the sha256 the build published, and loadPackage is then
-// handed them from memory instead of asking the network again. Bytes that do not match are not
-// handed over: loadPackage fetches the wheel itself and refuses it by our lock file's sha256, as
-// it did before (worker.js reports that as a damaged or substituted file).
+// network). Its bytes are checked against the sha256 the build published (fetched once more from
+// the server, past the caches, when they are not) and unpacked by the browser
+// (DecompressionStream), still while Python starts; once it runs, the files are written
+// into site-packages and NumPy's three WebAssembly modules loaded as loadPackage loads them
+// (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about 0.5 s of a
+// second visit on a phone-like CPU). Should anything of that fail (no DecompressionStream, a
+// Pyodide without loadDynlib, bytes that are not the build's), loadPackage does it all as before:
+// it fetches the wheel itself (handed the bytes from memory when they are the build's) and
+// refuses one whose sha256 is not our lock file's (worker.js reports a damaged or substituted file).
 //
 // `numpySteps` (in the worker's global scope, ms on the worker's clock, for the benchmark): when
-// the wheel's bytes were in, when loadPackage was done (the wheel unpacked, its three WebAssembly
-// modules compiled and linked) and when `import numpy` was.
+// the wheel's bytes were in (`fetched`) and unpacked (`unpacked`), when its files were installed
+// and its WebAssembly modules loaded (`installed`), when `import numpy` was done (`imported`);
+// `numpyInstall` says how: "unpacked in JavaScript", or "loadPackage" and why; the page is told
+// which as a progress message of its own ({step: "numpy-install", state: "javascript" or
+// "loadPackage"}: it marks it, and shows only the four steps it knows).
 
 import { RUNTIME } from "./runtime.js";
-import { here, LoadError, sha256 } from "./worker-load.js";
+import { here, LoadError, progress, sha256 } from "./worker-load.js";
 
 const URL_OF_WHEEL = here(RUNTIME.numpyURL);
 
 globalThis.numpySteps = {};
+const UNPACKED = "unpacked in JavaScript";
 
 let wheel = null;
 
-/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low"); once only. Resolves to
- * its bytes when they are the build's, else null (never rejects: loadPackage then fetches it). */
+/** The wheel's bytes from `url` when they are the build's (sha256), else null; never rejects. */
+async function fetchChecked(url, init) {
+  try {
+    const response = await fetch(url, init);
+    const bytes = response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+    return bytes && (await sha256(bytes)) === RUNTIME.numpySha256 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low") and unpacking it; once
+ * only. Bytes that are not the build's (a damaged copy the service worker kept, say) are fetched
+ * once more from the server, past every cache (the URL with a query of its own). Resolves to
+ * {bytes, files} when the bytes are the build's (`files`: a promise of the unpacked members,
+ * rejected when they cannot be), else null (never rejects). */
 export function fetchNumpyWheel(priority) {
-  wheel ??= fetch(URL_OF_WHEEL, { priority })
-    .then((response) => (response.ok ? response.arrayBuffer() : null))
-    .then(async (body) => {
-      const bytes = body && new Uint8Array(body);
-      if (!bytes || (await sha256(bytes)) !== RUNTIME.numpySha256) return null;
-      globalThis.numpySteps.fetched = performance.now();
-      return bytes;
-    })
-    .catch(() => null);
+  wheel ??= (async () => {
+    const bytes =
+      (await fetchChecked(URL_OF_WHEEL, { priority })) ??
+      (await fetchChecked(`${URL_OF_WHEEL}?again=${Date.now()}`, { priority, cache: "no-store" }));
+    if (!bytes) return null;
+    globalThis.numpySteps.fetched = performance.now();
+    const files = unzip(bytes);
+    files.then(() => (globalThis.numpySteps.unpacked = performance.now())).catch(() => {});
+    return { bytes, files };
+  })();
   return wheel;
+}
+
+/** The members of the zip file `bytes` as [name, Uint8Array] (folders left out), inflated by the
+ * browser. The bytes were checked by their sha256 first: this reads a well-formed wheel. */
+async function unzip(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22; // the end of central directory record (no comment in a wheel of ours)
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("no zip directory");
+  const names = new TextDecoder();
+  const members = [];
+  for (let i = 0, at = view.getUint32(end + 16, true); i < view.getUint16(end + 10, true); i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("a damaged zip directory");
+    const [method, size, nameLength] = [
+      view.getUint16(at + 10, true),
+      view.getUint32(at + 20, true),
+      view.getUint16(at + 28, true),
+    ];
+    const local = view.getUint32(at + 42, true);
+    const name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(start, start + size);
+    if (name.endsWith("/")) continue;
+    if (method !== 0 && method !== 8) throw new Error(`${name}: zip method ${method}`);
+    const inflated =
+      method === 0
+        ? data
+        : new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer();
+    members.push(Promise.resolve(inflated).then((body) => [name, new Uint8Array(body)]));
+  }
+  return Promise.all(members);
+}
+
+/** Write `files` into `site` and load the WebAssembly modules among them as loadPackage would
+ * (Pyodide's loadDynlib: each a library of its own, not global), in the wheel's order. */
+async function install(pyodide, files, site) {
+  const { FS } = pyodide;
+  for (const [name, data] of files) {
+    const path = `${site}/${name}`;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, data);
+  }
+  for (const [name] of files) {
+    if (name.endsWith(".so")) await pyodide._api.loadDynlib(`${site}/${name}`, false, []);
+  }
 }
 
 /** `work()` with fetch answering the wheel's URL from `bytes` (when not null). */
@@ -54,13 +124,39 @@ async function servingWheel(bytes, work) {
   }
 }
 
+/** "unpacked in JavaScript" when the wheel `fetched` (fetchNumpyWheel's) is installed, else
+ * "loadPackage: <why not>" (nothing was loaded: loadPackage then installs it all). */
+async function installed(pyodide, fetched) {
+  if (!fetched) return "loadPackage: the wheel's bytes were not the build's, or did not come";
+  if (typeof pyodide._api?.loadDynlib !== "function") return "loadPackage: no loadDynlib in this Pyodide";
+  let files;
+  try {
+    files = await fetched.files;
+  } catch (error) {
+    return `loadPackage: the wheel was not unpacked (${error?.message ?? error})`;
+  }
+  const site = pyodide.runPython("import sys; next((p for p in sys.path if p.endswith('/site-packages')), None)");
+  if (!site) return "loadPackage: no site-packages on sys.path";
+  try {
+    await install(pyodide, files, site);
+  } catch (error) {
+    return `loadPackage: the unpacked wheel did not install (${error?.message ?? error})`;
+  }
+  return UNPACKED;
+}
+
 /** Load and import NumPy; a failure names the wheel, with what Pyodide said as details. */
 export async function loadNumpy(pyodide) {
   const said = [];
-  const bytes = await fetchNumpyWheel("high");
-  await servingWheel(bytes, () =>
-    pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => said.push(message) }),
-  );
+  const fetched = await fetchNumpyWheel("high");
+  const how = (globalThis.numpyInstall = await installed(pyodide, fetched));
+  progress("numpy-install", how === UNPACKED ? "javascript" : "loadPackage"); // the page marks it (engines' tests)
+  if (how !== UNPACKED) {
+    console.info(`NumPy installed by ${how}`);
+    await servingWheel(fetched?.bytes, () =>
+      pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (message) => said.push(message) }),
+    );
+  }
   globalThis.numpySteps.installed = performance.now();
   try {
     pyodide.pyimport("numpy").destroy();
