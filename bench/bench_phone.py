@@ -1,6 +1,6 @@
 """The phone benchmark: the page on an emulated phone and network, this build against an older one.
 
-    .venv/bin/python bench/bench_phone.py [--runs 3] [--old 5b5e488] [--quota 0.25] [--cpu-only] [--json FILE]
+    .venv/bin/python bench/bench_phone.py [--runs 3] [--old 5b5e488] [--quota 0.5,0.25] [--cpu-only] [--json FILE]
 
 Headless Chromium as a phone (390 × 844, scale 3, touch, mobile) on an emulated network
 (``NETWORK``: 9 Mbit/s down, 1.5 Mbit/s up, 150 ms round trip, CDP
@@ -30,13 +30,10 @@ Medians of ``--runs`` runs; the runs alternate between the builds so both see th
 Goals: first visit ≤ 5.0 MB; b ≤ 0.65 × old b; c ≤ 0.5 × old c; b ≤ 1.10 × e.
 
 Then a phone's slower CPU, for this build only (``--cpu-only``: this part alone), on the same
-network: (b) and (c) with their steps and how Python started (the page's ``yacht:runtime-start``)
-at full speed (the runs above), with the page's main thread slowed ×4 by CDP
-(``Emulation.setCPUThrottlingRate``: its workers, where Python runs, keep full speed) and with
-the whole browser under a CPU quota of ``--quota`` of one core (``cpu_quota.CpuQuota``: every
-process, workers included), the modes alternating within each run. First a check that each
-slows what it should: a busy loop timed on a page and in its worker at full speed, under CDP's
-×4 and under the quota.
+network (``phone_cpu.py``): (b) and (c) with their steps, NumPy's taken apart, and how Python
+started (the page's ``yacht:runtime-start``) at full speed (the runs above), with the page's main
+thread slowed ×4 by CDP, and with the whole browser under a CPU quota of each share of one core
+of ``--quota`` (every process, workers included), the modes alternating within each run.
 """
 
 import argparse
@@ -51,12 +48,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, BarePage, mark_time
-from cpu_quota import BUSY_REPEATS, BUSY_STEPS, CpuQuota, QuotaUnavailable, busy_loops
+from phone_cpu import NUMPY_STEPS, QUOTAS, cpu_section, print_cpu
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -69,11 +66,6 @@ OLD: str = "5b5e488"
 NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 9e6 / 8, "uploadThroughput": 1.5e6 / 8}
 """9 Mbit/s down, 1.5 Mbit/s up (bytes per second), 150 ms round trip."""
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
-CPU_RATE = 4
-"""The page-only slow-down (CDP): the page's main thread ×4, its workers at full speed."""
-QUOTA = 0.25
-"""The whole browser's slow-down (``cpu_quota.CpuQuota``): every process together on a quarter of one core."""
-CPU_MODES = ("full", "page", "quota")
 SNAPSHOT_SAVED = """async () => {
   if (!("caches" in self) || !(await caches.has("yacht-runtime-snapshot"))) return false;
   return (await (await caches.open("yacht-runtime-snapshot")).keys()).length > 0;
@@ -124,7 +116,7 @@ class Throttle:
 
     def __init__(self, context: BrowserContext, page: Page, cpu_rate: float | None = None) -> None:
         self.session = context.new_cdp_session(page)
-        if cpu_rate is not None:  # the page's main thread only (CPU_MODES)
+        if cpu_rate is not None:  # the page's main thread only (phone_cpu.py)
             self.session.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
         self.urls: dict[tuple[str, str], str] = {}
         self.page_bytes: list[tuple[str, int]] = []
@@ -180,6 +172,21 @@ def phone_context(browser: Browser) -> BrowserContext:
     return browser.new_context(service_workers="allow", **PHONE)
 
 
+NUMPY = "({origin: performance.timeOrigin, steps: globalThis.numpySteps ?? {}, how: globalThis.numpyInstall ?? null})"
+
+
+def numpy_steps(page: Page) -> dict[str, float]:
+    """The NumPy step's parts (``phone_cpu.NUMPY_STEPS``), ms from navigation start, as the page's
+    worker timed them (web/worker/worker-numpy.js; {} for a build without)."""
+    worker = next((w for w in page.workers if w.url.endswith("/worker.js")), None)
+    seen = worker and worker.evaluate(NUMPY)
+    if not seen:
+        return {}
+    shift = seen["origin"] - page.evaluate("performance.timeOrigin")
+    steps = {name: seen["steps"][name] + shift for name in NUMPY_STEPS if name in seen["steps"]}
+    return {**steps, "how": seen["how"]} if seen["how"] else steps
+
+
 def runtime_start(page: Page) -> str:
     """How the page's Python started (its ``yacht:runtime-start`` mark; "?" in a build without it)."""
     return page.evaluate("performance.getEntriesByName('yacht:runtime-start')[0]?.detail ?? '?'")
@@ -194,7 +201,7 @@ def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
         page.goto(f"{base}index.html?{LINK}")
         cold = mark_time(page, "yacht:first-advice")
         cold_steps = {step: mark_time(page, f"yacht:{step}:done") for step in STEPS}
-        cold_start = runtime_start(page)
+        cold_start, cold_numpy = runtime_start(page), numpy_steps(page)
         page_bytes = list(throttle.page_bytes)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
         if page.evaluate("typeof caches !== 'undefined'"):  # this build's worker saves the warm start's snapshot
@@ -210,6 +217,7 @@ def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
             "cold_ms": cold,
             "second_ms": second,
             "steps": {"cold": cold_steps, "second": second_steps},
+            "numpy_steps": {"cold": cold_numpy, "second": numpy_steps(page)},
             "page_bytes": page_bytes,
             "sw_bytes": sw_bytes,
         }
@@ -328,92 +336,12 @@ def print_comparison(runs: dict, args: argparse.Namespace) -> dict:
     }
 
 
-def cpu_section(pw: Playwright, executable: str, base: str, args: argparse.Namespace, full: list | None) -> dict:
-    """The busy-loop check, then this build's visits in each of CPU_MODES (``full``: the full-speed
-    visits measured already, or None to measure them here), the modes alternating within each run."""
-    figures: dict = {"quota": None, "check": {}, "visits": {mode: [] for mode in CPU_MODES}}
-    with ExitStack() as stack:
-        browsers = {"full": pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)}
-        stack.callback(browsers["full"].close)
-        quota = None
-        try:
-            quota = stack.enter_context(CpuQuota(args.quota))
-            launched = pw.chromium.launch(executable_path=quota.wrapper(executable), headless=True, args=CHROMIUM_ARGS)
-            stack.callback(launched.close)  # closed before the quota's cgroup is removed
-            browsers["quota"] = launched
-            figures["quota"] = quota.how
-        except QuotaUnavailable as error:
-            figures["quota_error"] = str(error)
-            print(error, file=sys.stderr)
-        checks: dict[str, list[dict[str, float]]] = {}
-        for mode in (*CPU_MODES, "full"):  # full speed before and after (the least of both: others' load)
-            if mode in browsers or mode == "page":
-                before = quota.throttled() if quota and mode == "quota" else None
-                page = browsers["quota" if mode == "quota" else "full"].new_page()
-                if mode == "page":
-                    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_RATE})
-                checks.setdefault(mode, []).append(busy_loops(page))
-                page.context.close()
-                if before is not None:
-                    figures["throttled"] = quota.throttled(before)
-        for mode, times in checks.items():
-            figures["check"][mode] = {where: min(t[where] for t in times) for where in ("page", "worker")}
-        print(f"CPU check (busy loop, ms): {figures['check']}", file=sys.stderr)
-        if full is not None:
-            figures["visits"]["full"] = full
-        for run in range(args.runs):
-            for mode in CPU_MODES:
-                if (mode == "full" and full is not None) or (mode == "quota" and "quota" not in browsers):
-                    continue
-                browser = browsers["quota" if mode == "quota" else "full"]
-                figures["visits"][mode].append(visits(browser, base, CPU_RATE if mode == "page" else None))
-                last = figures["visits"][mode][-1]
-                print(
-                    f"cpu run {run + 1}/{args.runs}, {mode}: cold {last['cold_ms']:.0f} ms, "
-                    f"second {last['second_ms']:.0f} ms",
-                    file=sys.stderr,
-                )
-    return figures
-
-
-def print_cpu(figures: dict, args: argparse.Namespace) -> None:
-    names = {
-        "full": "full speed" + (" (the runs above)" if not args.cpu_only else ""),
-        "page": f"page ×{CPU_RATE} (CDP Emulation.setCPUThrottlingRate)",
-        "quota": f"whole browser, {args.quota:.0%} of one core",
-    }
-    print(f"\n  CPU: the phone's network as above; this build only; quota: {figures['quota'] or 'none'}")
-    if "quota_error" in figures:
-        print(f"      {figures['quota_error']}")
-    if "throttled" in figures:
-        throttled, periods = figures["throttled"]
-        print(f"      the quota held the browser back in {throttled} of its {periods} periods in the check (cpu.stat)")
-    check = figures["check"]
-    print(
-        f"  busy loop ({BUSY_STEPS:,d} steps, least of {BUSY_REPEATS}), ms         page   worker   slower: page, worker"
-    )
-    for mode, ms in check.items():
-        slower = ""
-        if mode != "full":
-            slower = f"{ms['page'] / check['full']['page']:6.2f}×  {ms['worker'] / check['full']['worker']:6.2f}×"
-        print(f"      {names[mode].split(' (')[0]:46s} {ms['page']:8.0f} {ms['worker']:8.0f}   {slower}")
-    print(f"  first advice and the end of each step, ms from navigation start (medians of {args.runs})")
-    print(f"      {'':46s} {'visit':6s} {'advice':>7s} " + " ".join(f"{step:>7s}" for step in STEPS) + "  Python")
-    for mode, runs in figures["visits"].items():
-        for visit, key in (("cold", "cold_ms"), ("second", "second_ms")):
-            if not runs:
-                continue
-            steps = " ".join(f"{statistics.median(r['steps'][visit][s] for r in runs):7.0f}" for s in STEPS)
-            started = "/".join(sorted({r["runtime_start"][visit] for r in runs}))
-            label = names[mode] if visit == "cold" else ""
-            print(f"      {label:46s} {visit:6s} {statistics.median(r[key] for r in runs):7.0f} {steps}  {started}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each measure (default 3)")
     parser.add_argument("--old", default=OLD, help=f"the commit to compare with (default {OLD})")
-    parser.add_argument("--quota", type=float, default=QUOTA, help=f"the whole browser's share of a core ({QUOTA})")
+    shares = ",".join(f"{q:g}" for q in QUOTAS)
+    parser.add_argument("--quota", default=shares, help=f"the whole browser's shares of a core, each a mode ({shares})")
     parser.add_argument("--cpu-only", action="store_true", help="only the CPU section (no build of --old)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -423,10 +351,12 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {}
     with serving(PUBLIC) as new_base, sync_playwright() as pw:
         runs = None if args.cpu_only else compare(pw, executable, new_base, args)
-        cpu = cpu_section(pw, executable or pw.chromium.executable_path, new_base, args, runs and runs["new"])
+        quotas = tuple(float(q) for q in args.quota.split(",") if q)
+        executable = executable or pw.chromium.executable_path
+        cpu = cpu_section(pw, executable, new_base, args.runs, quotas, runs and runs["new"], visits)
     if runs is not None:
         figures = print_comparison(runs, args)
-    print_cpu(cpu, args)
+    print_cpu(cpu, args.runs, args.cpu_only)
     if args.json:
         figures["cpu"] = cpu
         args.json.write_text(json.dumps(figures, indent=2) + "\n")

@@ -88,7 +88,7 @@ class CpuQuota:
 
     def __enter__(self) -> "CpuQuota":
         quota = round(self.share * PERIOD_US)
-        name = f"yacht-bench-{os.getpid()}"
+        name = f"yacht-bench-{os.getpid()}-{quota}"
         for attempt in (self._v2, self._v1, self._systemd):
             try:
                 attempt(name, quota)
