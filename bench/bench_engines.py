@@ -16,7 +16,9 @@ worker's progress message arrives, and ``yacht:runtime-start`` with how Python s
 worker's first message (when its script has loaded and started), then the time each step took
 (``runtime``, ``numpy``, ``package``: one after the other; ``table``: fetched from the start,
 in parallel, decoded once the package is in), and ``advice``: from the start action's answer to
-the first advice shown. Medians of ``--runs`` runs; the engines alternate within each run.
+the first advice shown; then the NumPy step's parts, from the worker's own progress marks
+(web/worker/worker-numpy.js): when the wheel's bytes were in, how long the worker took to unpack
+them, to install them (its WebAssembly modules loaded), and ``import numpy``. Medians of ``--runs`` runs; the engines alternate within each run.
 
 Chromium is Debian's, headless, through Playwright, as the other page benchmarks; WebKit
 (WebKitGTK's MiniBrowser under an Xvfb of its own) and Firefox (firefox-esr, headless, WebDriver
@@ -71,7 +73,11 @@ FIRST_ADVICE = "() => performance.getEntriesByName('yacht:first-advice').length 
 CONTROLLED = "() => navigator.serviceWorker?.controller?.state === 'activated'"
 SNAPSHOT_WAIT = 60.0
 """Seconds to wait for the warm start's snapshot to be saved; past them the warm visit is measured anyway."""
-COLUMNS = ("advice", "worker", *STEPS, "answer")
+COLUMNS = ("advice", "worker", *STEPS, "answer", "wheel at", "unzip", "install", "import")
+"""Per visit, ms: the first advice and the worker's first message from navigation start; each
+step's time; the start action's answer to the first advice; then NumPy's step taken apart: its
+wheel's bytes in (from navigation start), unpacked by the worker (how long), installed with its
+WebAssembly modules (from the step's start) and imported (from then)."""
 
 
 class PlaywrightDriver:
@@ -155,6 +161,14 @@ def figures(seen: dict) -> dict:
         start, done = marks.get(f"yacht:{step}:start"), marks.get(f"yacht:{step}:done")
         row[step] = None if start is None or done is None else done - start
     row["answer"] = marks["yacht:first-advice"] - marks["yacht:runtime-start"]
+    # Inside the NumPy step (the worker's own progress marks: web/worker/worker-numpy.js).
+    fetched, unpacked = marks.get("yacht:numpy-wheel:fetched"), marks.get("yacht:numpy-wheel:unpacked")
+    installed = next((v for k, v in marks.items() if k.startswith("yacht:numpy-install:")), None)
+    row["wheel at"] = fetched
+    row["unzip"] = None if fetched is None or unpacked is None else unpacked - fetched
+    numpy_start, numpy_done = marks.get("yacht:numpy:start"), marks.get("yacht:numpy:done")
+    row["install"] = None if installed is None or numpy_start is None else installed - numpy_start
+    row["import"] = None if installed is None or numpy_done is None else numpy_done - installed
     return {"row": row, "python": seen["runtimeStart"], "probe": seen["probe"]}
 
 
@@ -286,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"\nEngines: the first advice of a roll-1 link on localhost, a new profile per run ({args.runs} runs)")
     print("  advice at / worker at: ms from navigation start to the first advice / the worker's first message;")
-    print("  runtime, numpy, package, table: ms each step took (table: in parallel); answer: start → first advice")
+    print("  runtime, numpy, package, table: ms each step took (table: in parallel); answer: start → first advice;")
+    print("  wheel at: NumPy's wheel in (from navigation start); unzip, install, import: NumPy's step's parts, ms")
     for name in engines:
         print_engine(name, results[name])
     for name in probed:

@@ -23,6 +23,7 @@ from .conftest import PUBLIC, SNAPSHOT_CACHE, SiteServer, snapshot_url
 from .engine_driver import EngineDriver
 from .page_helpers import SNAPSHOTS, TOLERANCE, option_key
 from .test_play import FINAL_SCORE, SCRIPT, script_record
+from .test_warm_start import ALTER, DAMAGE_KEPT, PUT
 
 QUERY = "s=,,,,,,,,,,,&d=14466&r=1"
 LINKS = {
@@ -145,6 +146,47 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     assert driver.evaluate(RUNTIME_START) == "snapshot"
     assert_cores_advice(driver, QUERY, cpython(QUERY))
     shoot(driver, artifacts, "warm-start")
+
+
+NUMPY_UNPACKED = "() => performance.getEntriesByName('yacht:numpy-install:javascript').length > 0"
+"""The page's mark that its worker unpacked NumPy's wheel itself (web/worker/worker-numpy.js)."""
+DROP = "async ([name, url]) => (await caches.open(name)).delete(url)"
+
+
+def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, runtime: dict, artifacts: Path) -> None:
+    """2b. Whatever a visit finds kept, the page starts and advises as the CLI does, NumPy unpacked
+    by its worker: a snapshot that does not start (its build id altered), bytes that are no
+    snapshot and another build's snapshot each give a fresh start that saves a good snapshot in
+    their place (the other build's deleted); a damaged copy of NumPy's wheel in the service
+    worker's cache is fetched again from the server."""
+    key, other = snapshot_url(server, runtime), snapshot_url(server, runtime, key="0123456789abcdef")
+
+    def visit_then_saved(started: str) -> None:
+        open_link(driver, server, QUERY)
+        assert driver.evaluate(RUNTIME_START).startswith(started), driver.evaluate(RUNTIME_START)
+        assert driver.evaluate(NUMPY_UNPACKED)
+        assert_cores_advice(driver, QUERY, cpython(QUERY))
+        found = f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}"
+        saved = driver.wait_for(found, SNAPSHOT_CACHE)
+        assert list(saved) == [key] and saved[key] > 10_000_000, saved
+
+    driver.goto(server.url("build.json"))
+    driver.evaluate("(name) => caches.delete(name)", SNAPSHOT_CACHE)
+    visit_then_saved("fresh")
+    driver.evaluate(ALTER, [SNAPSHOT_CACHE, key])
+    visit_then_saved("fresh: the snapshot did not start (Snapshot build id mismatch")
+    driver.evaluate(PUT, [SNAPSHOT_CACHE, key, 4096])
+    visit_then_saved("fresh")
+    driver.evaluate(DROP, [SNAPSHOT_CACHE, key])
+    driver.evaluate(PUT, [SNAPSHOT_CACHE, other, 4096])
+    visit_then_saved("fresh")
+    driver.wait_for("() => navigator.serviceWorker?.controller?.state === 'activated'")
+    assert driver.evaluate(DAMAGE_KEPT, server.url(runtime["numpyURL"])), "the service worker kept no wheel"
+    before = len(server.requested)
+    visit_then_saved("snapshot")
+    asked = server.requested[before:]
+    assert asked.count("/" + runtime["numpyURL"]) == 1, asked  # fetched again, once
+    shoot(driver, artifacts, "damaged-keeps")
 
 
 def offline_after_one_visit(driver: EngineDriver, server: SiteServer, cpython, artifacts: Path) -> None:
