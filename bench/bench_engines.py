@@ -18,7 +18,8 @@ worker's first message (when its script has loaded and started), then the time e
 in parallel, decoded once the package is in), and ``advice``: from the start action's answer to
 the first advice shown; then the NumPy step's parts, from the worker's own progress marks
 (web/worker/worker-numpy.js): when the wheel's bytes were in, how long the worker took to unpack
-them, to install them (its WebAssembly modules loaded), and ``import numpy``. Medians of ``--runs`` runs; the engines alternate within each run.
+them, to install them (its WebAssembly modules loaded), and ``import numpy``. Medians of
+``--runs`` runs; the engines alternate within each run.
 
 Chromium is Debian's, headless, through Playwright, as the other page benchmarks; WebKit
 (WebKitGTK's MiniBrowser under an Xvfb of its own) and Firefox (firefox-esr, headless, WebDriver
