@@ -24,7 +24,7 @@ def test_after_one_visit_the_page_works_offline_and_offers_updates(make_context,
     page.on("pageerror", lambda error: errors.append(str(error)))
     open_page(page, server, "d=14466&r=1")
     note = page.locator("#app-note")
-    expect(note).to_contain_text("Ready to work offline.")
+    expect(note).to_contain_text("Offline ready.")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     precache = (site / "precache.js").read_text()
     version = re.search(r'"version": "([0-9a-f]+)"', precache).group(1)

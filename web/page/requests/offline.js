@@ -6,7 +6,7 @@ export let swRegistered = false;
 export let updating = false;
 
 /** Register sw.js (once the worker has loaded, so its downloads do not slow the first load).
- * "Ready to work offline" when the first worker takes over this page; "Update available"
+ * "Offline ready" when the first worker takes over this page; "Update available"
  * when a new version waits; its Reload button lets it take over and reloads the page. */
 export async function registerServiceWorker() {
   if (swRegistered || !("serviceWorker" in navigator)) return;
@@ -37,7 +37,7 @@ export async function registerServiceWorker() {
   });
 }
 
-/** How long "Ready to work offline" stays in the title's place (ms). */
+/** How long "Offline ready" stays in the title's place (ms). */
 const OFFLINE_NOTE_MS = 6000;
 
 let timer = null;

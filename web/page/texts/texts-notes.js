@@ -6,7 +6,7 @@ export const NOTE_TEXTS = {
   en: {
     guideLink: "Player's guide",
     guideHref: "guide.html",
-    offlineReady: "Ready to work offline.",
+    offlineReady: "Offline ready.",
     updateAvailable: "Update available.",
     reload: "Reload",
     dismiss: "Dismiss",
@@ -14,7 +14,7 @@ export const NOTE_TEXTS = {
   ja: {
     guideLink: "遊び方ガイド",
     guideHref: "guide.ja.html",
-    offlineReady: "オフラインでも使えます。",
+    offlineReady: "オフライン対応済み",
     updateAvailable: "新しいバージョンがあります。",
     reload: "再読み込み",
     dismiss: "閉じる",

@@ -1,4 +1,4 @@
-// The note in the title's place (store.appNote): "Ready to work offline", or "Update available"
+// The note in the title's place (store.appNote): "Offline ready", or "Update available"
 // with its Reload button (requests/offline.js sets it).
 
 import { $ } from "./dom.js";

@@ -34,8 +34,10 @@ export function renderStatic() {
 export function renderInput() {
   const playing = store.game !== null;
   // Roll and variant: the game's own while playing along.
+  // Before rolling (r=0) the dice to enter are roll 1's: Roll 1 is shown selected.
+  const roll = Math.max(store.state.roll, 1);
   for (const radio of document.querySelectorAll("input[name=roll]")) {
-    radio.checked = Number(radio.value) === store.state.roll;
+    radio.checked = Number(radio.value) === roll;
     radio.disabled = playing;
   }
   for (const radio of document.querySelectorAll("input[name=variant]")) {

@@ -38,7 +38,8 @@ export function verdictWords(option, dice, variant, roll) {
     return option.keep || roll < 3 ? t("verdictStop", name, points) : t("verdictScore", name, points);
   }
   if (option.keep.length === 0) return t("keepNone");
-  return t("verdictKeep", option.keep.join(" "), rerolled(dice, option.keep));
+  // the dice kept and rerolled never break apart (no-break spaces): "Keep 4 4 — reroll 1 6 6"
+  return t("verdictKeep", option.keep.join("\u00a0"), rerolled(dice, option.keep));
 }
 
 /** Clear the verdict (no advice to show, or an error in its place). */
