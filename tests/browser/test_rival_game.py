@@ -4,6 +4,8 @@ every decision, the rival's turns tapped into their column. At the end the verdi
 who won, in words, with the totals of yacht.play.review's result; the review marks every decision
 best, graded as ``python -m yacht review --json`` grades the same record."""
 
+import re
+
 import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
@@ -111,3 +113,20 @@ def test_a_whole_game_against_a_rival_played_by_tapping_ends_with_its_result(
     assert len(graded) >= len(shown) and set(map(tuple, graded)) == {("true", "0")}
     expect(page.get_by_test_id("review-summary").locator(".final")).to_have_attribute("data-outcome", result["outcome"])
     page.get_by_test_id("review-summary").screenshot(path=artifacts / f"rival-review-{seat}-{language}.png")
+
+
+def test_a_mistyped_rival_score_is_corrected_by_tapping_their_cell(page: Page, server) -> None:
+    """Their last score stays tappable until my next roll: tapping it offers their scores again and
+    the one chosen replaces it in the record (oh=); once I roll, it is part of the game."""
+    game = "s=3,6,9,12,15,18,22,,,15,30,&r=3&o=4,8,12,16,,24,25,,,15,30,0&h=22556l&oh=e20"
+    open_page(page, server, game)
+    expect(page.locator("#options")).to_have_attribute("data-query", game)
+    fives = opponent_cell(page, 4)
+    expect(fives).to_be_enabled()
+    expect(opponent_cell(page, 0)).to_be_disabled()  # their sheet at the start: not theirs to correct
+    fives.click()
+    page.locator("#picker-values button[data-value='25']").click()
+    expect(page).to_have_url(re.compile(r"&oh=e25$"))
+    expect(fives).to_have_attribute("data-value", "25")
+    tap_dice(page, np.random.default_rng(1), 5)
+    expect(fives).to_be_disabled()  # my turn has its roll: their score is the game's now

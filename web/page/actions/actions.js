@@ -10,6 +10,7 @@ import { newGameId } from "../model/saved.js";
 import { adoptGameId, historyState, readLocation } from "../state/location.js";
 import {
   canUndo,
+  correctableTheirTurn,
   currentQuery,
   gameStage,
   leaveGame,
@@ -232,6 +233,9 @@ export function setGoal(kind) {
 export const DEFAULT_TARGET = 200;
 
 export function setOpponent(c, value) {
+  if (store.game && value !== null && c === correctableTheirTurn()) {
+    return change(() => (store.game.opponent.turns.at(-1).points = value)); // a mistyped score corrected
+  }
   if (store.game) return recordOpponentTurn(c, value);
   if (!store.state.opponent) return;
   change((s) => {

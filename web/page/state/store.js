@@ -159,6 +159,17 @@ export function gameStage() {
   return { phase: "dice", sheet, dice: [...store.entry], locked, roll: first, turn, opponent };
 }
 
+/** The category of the rival's last recorded turn while a mistyped score there can still be
+ * corrected by tapping it (nothing of mine recorded after it: my next turn not rolled yet), else null. */
+export function correctableTheirTurn() {
+  const rival = store.game?.opponent;
+  if (!rival?.turns.length || store.stage.phase !== "dice" || store.game.keep) return null;
+  const last = store.game.turns.at(-1);
+  if (last && last.category === null) return null;
+  const finished = store.game.turns.filter((turn) => turn.category !== null).length;
+  return rival.turns.length >= finished ? rival.turns.at(-1).category : null;
+}
+
 /** The last die that can be removed (a new one, not a kept one). */
 export function lastRemovable() {
   const locked = store.game ? store.stage.locked : [];

@@ -25,7 +25,7 @@
 import { N_DICE } from "../model/dice.js";
 import { $, el } from "./dom.js";
 import { categoryName, pointsOf, possible, sheetTotals } from "../model/rules.js";
-import { practising, store } from "../state/store.js";
+import { correctableTheirTurn, practising, store } from "../state/store.js";
 import { t } from "../texts/texts.js";
 import { aimedOptions } from "./goal.js";
 
@@ -200,12 +200,13 @@ function renderChips(box, c, value, points) {
 }
 
 /** Their column and its heading: hidden cells without an opponent; while playing along only
- * their turn's free categories can be tapped. */
+ * their turn's free categories can be tapped, and their last score until my next roll (to correct it). */
 function renderTheirs() {
   const s = store.state;
   const card = $("#score-card");
   const playing = store.game !== null;
   const theirTurn = playing && store.stage.phase === "opponent";
+  const correctable = playing ? correctableTheirTurn() : null; // their last score, mistyped
   card.classList.toggle("with-opponent", s.opponent !== null);
   card.classList.toggle("their-turn", theirTurn);
   const toggle = $("#opponent-toggle");
@@ -222,7 +223,7 @@ function renderTheirs() {
     button.dataset.value = value === null ? "" : String(value);
     button.classList.toggle("filled", value !== null);
     button.setAttribute("aria-expanded", String(store.picker?.who === "opponent" && store.picker.category === c));
-    button.disabled = playing && (!theirTurn || value !== null);
+    button.disabled = playing && (!theirTurn || value !== null) && c !== correctable;
   }
   const totals = s.opponent ? sheetTotals(s.opponent) : null;
   $("#opponent-total").textContent = totals ? String(totals.total) : "";
