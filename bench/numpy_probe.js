@@ -1,13 +1,13 @@
 // The NumPy step taken apart, for bench/bench_engines.py --probe: pasted into a COPY of the built
 // worker (public/worker.js), never into web/. It replaces the worker's loadNumpy with one that
-// calls the original (renamed loadNumpyOriginal) and times, inside the worker: the wheel's fetch
-// and body, each WebAssembly compile and instantiation meanwhile (NumPy's .so files: Pyodide loads
-// every one of a package's dynamic libraries in loadPackage), loadPackage as a whole (the rest of
-// it: the integrity check, unpacking the wheel in Python, Emscripten's linking of each library)
-// and `import numpy`. Then, after the step: each .so compiled again alone (WebAssembly.compile,
-// no linking), and the source of every NumPy module imported compiled again by Python (what
-// bytecode shipped in the wheel would save). The figures reach the page as a progress message of
-// step "probe" whose state is their JSON: the page marks it (`yacht:probe:<json>`).
+// calls the original (renamed loadNumpyOriginal) and times, inside the worker: each WebAssembly
+// compile and instantiation meanwhile (NumPy's .so files, loaded by the worker's install or by
+// loadPackage, web/worker/worker-numpy.js), the install as a whole (the wheel's fetch, when it is
+// not in yet, and its unpacking are before the step now: bench_engines' columns time them) and
+// `import numpy`. Then, after the step: each .so compiled again alone (WebAssembly.compile, no
+// linking), and the source of every NumPy module imported compiled again by Python (none since
+// the wheel ships bytecode only). The figures reach the page as a progress message of step
+// "probe" whose state is their JSON: the page marks it (`yacht:probe:<json>`).
 
 /* global performance, WebAssembly, Response, loadNumpyOriginal, progress */
 
