@@ -203,8 +203,8 @@ def test_a_link_opens_its_position_and_advice(page: Page, server, cpython, query
         expect_cell(page, c, value)
     for i, die in enumerate(position.dice or ()):
         expect(control(page, "button", f"Remove die {i + 1} ({die})")).to_be_visible()
-    for roll in (1, 2, 3):
-        expect(control(page, "radio", f"Roll {roll}")).to_be_checked(checked=roll == position.roll)
+    for roll in (1, 2, 3):  # before rolling (r=0), Roll 1: the roll of the dice to enter
+        expect(control(page, "radio", f"Roll {roll}")).to_be_checked(checked=roll == max(position.roll, 1))
     expect(control(page, "radio", position.variant.name.capitalize())).to_be_checked()
     if position.roll == 0:
         expect(page.locator("#summary")).to_contain_text(f"expected final score {expected['expected']:.2f}")
