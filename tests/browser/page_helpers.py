@@ -151,3 +151,16 @@ def set_opponent_cell(page: Page, category: int, value: int | None) -> None:
     opponent_cell(page, category).click()
     page.locator(f"#picker-values button[data-value='{'' if value is None else value}']").click()
     expect(page.locator("#picker")).to_be_hidden()
+
+
+def refused_then_usable(page: Page, query: str) -> None:
+    """A bad link ``query`` is refused (no option, no image from it, the URL as it was), and the
+    page stays usable: the dice shown cleared and 1 1 2 5 6 entered instead (the caller waits for
+    the advice of the position they make)."""
+    assert page.locator("main img").count() == 0
+    assert url_query(page) == query  # the link stays as it was until something is changed
+    expect(page.get_by_test_id("option")).to_have_count(0)
+    if page.locator("#slots button").count():
+        control(page, "button", "Clear dice").click()
+    for die in (1, 1, 2, 5, 6):
+        control(page, "button", f"Add {die}").click()
