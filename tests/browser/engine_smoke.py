@@ -191,9 +191,12 @@ def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, r
 
 def offline_after_one_visit(driver: EngineDriver, server: SiteServer, cpython, artifacts: Path) -> None:
     """3. After one visit the service worker controls the page; with the server failing every
-    path, a reload still advises, and nothing but the service worker's update check reaches it."""
+    path, a reload still advises, and nothing but the service worker's update check reaches it.
+    The page does not compile the runtime's WebAssembly ahead here: only Chromium keeps code for
+    a second visit (offline.js: primeRuntimeCode)."""
     open_link(driver, server, QUERY)
     driver.wait_for("() => navigator.serviceWorker?.controller?.state === 'activated'")
+    assert driver.evaluate("() => document.documentElement.dataset.runtimeCode ?? null") is None
     with server_down(server):
         server.requested.clear()
         driver.reload()

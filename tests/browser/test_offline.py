@@ -26,6 +26,9 @@ def test_after_one_visit_the_page_works_offline_and_offers_updates(make_context,
     note = page.locator("#app-note")
     expect(note).to_contain_text("Offline ready.")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # Once controlled, the page compiles the runtime's WebAssembly through the service worker
+    # (offline.js: primeRuntimeCode), so that the next visit finds its code cached.
+    expect(page.locator("html")).to_have_attribute("data-runtime-code", "primed")
     precache = (site / "precache.js").read_text()
     version = re.search(r'"version": "([0-9a-f]+)"', precache).group(1)
     service_worker_caches = "caches.keys().then(keys => keys.filter(k => k.startsWith('yacht-advisor-')))"
