@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         wheel_path, numpy_name = runtime.numpy_wheel(lock)
         bundle.copy_page()
         runtime.copy_runtime(source)
-        values = runtime.build_runtime(source, lock, wheel_path, numpy_name)
-        write_if_changed(PUBLIC / runtime.RUNTIME_MODULE, runtime.runtime_js(values))
         wheel_name = wheel.build_wheel(PUBLIC / "py")
+        values = runtime.build_runtime(source, lock, wheel_path, numpy_name, PUBLIC / "py" / wheel_name)
+        write_if_changed(PUBLIC / runtime.RUNTIME_MODULE, runtime.runtime_js(values))
         write_if_changed(PUBLIC / "rules.json", json_bytes(data.rules_json()))
         build = {**data.build_json(version, wheel_name), "packs": pack.write_packs()}
         write_if_changed(PUBLIC / "build.json", json_bytes(build))

@@ -131,7 +131,7 @@ def first_advice_of_links(driver: EngineDriver, server: SiteServer, cpython, art
 
 def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict, artifacts: Path) -> None:
     """2. A visit that finds no snapshot starts Python afresh and saves one; the next visit in the
-    same profile starts from it, with the same advice."""
+    same profile starts from it, NumPy and our package restored with it, with the same advice."""
     driver.goto(server.url("build.json"))
     driver.evaluate("(name) => caches.delete(name)", SNAPSHOT_CACHE)
     open_link(driver, server, QUERY)
@@ -144,18 +144,21 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     assert list(saved) == [key] and saved[key] > 10_000_000  # the runtime's memory, not a stub
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "snapshot"
+    assert driver.evaluate(NUMPY_INSTALLED, "snapshot")  # NumPy and our package came in the snapshot
     assert_cores_advice(driver, QUERY, cpython(QUERY))
     shoot(driver, artifacts, "warm-start")
 
 
-NUMPY_UNPACKED = "() => performance.getEntriesByName('yacht:numpy-install:javascript').length > 0"
-"""The page's mark that its worker unpacked NumPy's wheel itself (web/worker/worker-numpy.js)."""
+NUMPY_INSTALLED = "(how) => performance.getEntriesByName(`yacht:numpy-install:${how}`).length > 0"
+"""The page's mark of how its worker installed NumPy: "javascript" (unpacked it itself, web/worker/
+worker-numpy.js) or "snapshot" (restored with the snapshot, web/worker/snapshot-packages.js)."""
 DROP = "async ([name, url]) => (await caches.open(name)).delete(url)"
 
 
 def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, runtime: dict, artifacts: Path) -> None:
     """2b. Whatever a visit finds kept, the page starts and advises as the CLI does, NumPy unpacked
-    by its worker: a snapshot that does not start (its build id altered), bytes that are no
+    by its worker (or restored with a good snapshot): a snapshot that does not start (its build id
+    altered), bytes that are no
     snapshot and another build's snapshot each give a fresh start that saves a good snapshot in
     their place (the other build's deleted); a damaged copy of NumPy's wheel in the service
     worker's cache is fetched again from the server."""
@@ -164,7 +167,7 @@ def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, r
     def visit_then_saved(started: str) -> None:
         open_link(driver, server, QUERY)
         assert driver.evaluate(RUNTIME_START).startswith(started), driver.evaluate(RUNTIME_START)
-        assert driver.evaluate(NUMPY_UNPACKED)
+        assert driver.evaluate(NUMPY_INSTALLED, "snapshot" if started == "snapshot" else "javascript")
         assert_cores_advice(driver, QUERY, cpython(QUERY))
         found = f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}"
         saved = driver.wait_for(found, SNAPSHOT_CACHE)

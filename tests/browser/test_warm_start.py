@@ -77,6 +77,45 @@ def test_a_snapshot_that_does_not_start_is_discarded_and_the_page_starts_afresh(
     assert runtime_start(visit(context, server, cpython)) == "snapshot", saved
 
 
+ALTER_RECORD = """async ([name, url]) => {
+  const cache = await caches.open(name);
+  const bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+  const view = new DataView(bytes.buffer);
+  const length = view.getUint32(bytes.length - 8, true);
+  const end = bytes.length - 8 - length;
+  const record = JSON.parse(new TextDecoder().decode(bytes.subarray(end, end + length)));
+  record.table += 1;
+  const json = new TextEncoder().encode(JSON.stringify(record));
+  const tail = new DataView(new ArrayBuffer(8));
+  tail.setUint32(0, json.length, true);
+  tail.setUint32(4, view.getUint32(bytes.length - 4, true), true);
+  await cache.put(url, new Response(new Blob([bytes.subarray(0, end), json, tail])));
+  return record.libraries.length;
+}"""
+"""A page's function: the saved snapshot's record of NumPy's modules (web/worker/snapshot.js) made
+to disagree with its memory (the function table one slot longer); returns how many it lists."""
+
+
+def test_a_snapshot_whose_numpy_does_not_restore_is_discarded_and_the_page_starts_afresh(
+    make_context, server, cpython, runtime
+) -> None:
+    """NumPy's modules are loaded again where the snapshot's record says (web/worker/
+    snapshot-packages.js); a record that does not match the restored memory is never run: the
+    page starts afresh with the CLI's advice, and a good snapshot takes its place."""
+    context = make_context()
+    first = context.new_page()
+    first.goto(server.url("build.json"))
+    assert first.evaluate(ALTER_RECORD, [CACHE, snapshot_url(server, runtime)]) == 3  # NumPy's three modules
+    page = visit(context, server, cpython)
+    assert runtime_start(page).startswith("fresh: the snapshot did not start (the function table has"), runtime_start(
+        page
+    )
+    wait_for_saved_snapshot(page, server, runtime)
+    second = visit(context, server, cpython)
+    assert runtime_start(second) == "snapshot"
+    assert second.evaluate(NUMPY_RESTORED)
+
+
 def test_bytes_that_are_no_snapshot_are_deleted_unused(make_context, server, cpython, runtime) -> None:
     context = make_context(snapshot=False)
     page = context.new_page()
@@ -105,8 +144,8 @@ def test_a_snapshot_taken_in_another_browser_profile_starts_the_page(make_contex
     assert runtime_start(page) == "snapshot"
 
 
-NUMPY_INSTALL = "() => performance.getEntriesByName('yacht:numpy-install:javascript').length > 0"
-"""The page's mark that its worker unpacked NumPy's wheel itself (web/worker/worker-numpy.js)."""
+NUMPY_RESTORED = "() => performance.getEntriesByName('yacht:numpy-install:snapshot').length > 0"
+"""The page's mark that its worker found NumPy in the snapshot (web/worker/snapshot-packages.js)."""
 DAMAGE_KEPT = """async (url) => {
   for (const name of await caches.keys()) {
     const cache = await caches.open(name);
@@ -126,7 +165,8 @@ def test_a_damaged_numpy_wheel_kept_by_the_service_worker_is_fetched_again(
     make_context, server, cpython, runtime
 ) -> None:
     """The worker checks the wheel's sha256 before it unpacks it: a copy the service worker kept that
-    is not the build's is fetched once more from the server, and the second visit starts as usual."""
+    is not the build's is fetched once more from the server, and the second visit starts as usual,
+    NumPy's files written from it and its modules restored from the snapshot."""
     context = make_context(snapshot=False, service_workers="allow")
     first = visit(context, server, cpython)
     first.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -135,7 +175,7 @@ def test_a_damaged_numpy_wheel_kept_by_the_service_worker_is_fetched_again(
     before = len(server.requested)
     second = visit(context, server, cpython)
     assert runtime_start(second) == "snapshot"
-    assert second.evaluate(NUMPY_INSTALL)
+    assert second.evaluate(NUMPY_RESTORED)
     (worker,) = [w for w in second.workers if w.url.endswith("/worker.js")]
-    assert worker.evaluate("globalThis.numpyInstall") == "unpacked in JavaScript"
+    assert worker.evaluate("globalThis.numpyInstall") == "restored from the snapshot"
     assert server.requested[before:].count("/" + runtime["numpyURL"]) == 1  # fetched again, once

@@ -18,9 +18,10 @@ under ``numpy-<hash>/`` (its name must stay the official one, so its bytes chang
 and ``pyodide-lock.json`` of our own listing that wheel with its sha256 (``loadPackage`` checks
 it). And ``public/runtime.js``: ``loadPyodide``'s options (``stdLibURL``, ``lockFileURL``), the
 stdlib's sha256, which the worker checks, and the key of the warm start's snapshot
-(``web/worker/snapshot.js``): a hash of the Pyodide files, the stdlib and the bundled
-``snapshot-worker.js`` (which holds what snapshot.js and worker-load.js give it: the modules
-imported before the snapshot, loadPyodide's options), which decide what it holds.
+(``web/worker/snapshot.js``): a hash of the Pyodide files, the stdlib, the trimmed NumPy wheel,
+our package's wheel and the bundled ``snapshot-worker.js`` (which holds what snapshot.js and
+worker-load.js give it: the modules imported before the snapshot, loadPyodide's options), which
+decide what it holds (NumPy and our package are imported in it).
 """
 
 import hashlib
@@ -165,8 +166,9 @@ def record_row(line: str, compiled: dict[str, bytes]) -> str:
     return f"{pyc},{record_hash(compiled[pyc])},{len(compiled[pyc])}" if pyc in compiled else line
 
 
-def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -> dict:
-    """Write public/runtime/ (trimmed stdlib and NumPy, our lock file) and return runtime.js's values."""
+def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str, package: Path) -> dict:
+    """Write public/runtime/ (trimmed stdlib and NumPy, our lock file) and return runtime.js's values;
+    ``package`` is our wheel (built first: the snapshot imports it, so its bytes are in the key)."""
     target = PUBLIC / RUNTIME_DIR
     stdlib = trim_zip(
         (source / "python_stdlib.zip").read_bytes(), read_keep_list(KEEP_LISTS["stdlib"]), "python_stdlib.zip"
@@ -186,7 +188,7 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str) -
     write_if_changed(target / "pyodide-lock.json", lock_json(lock, entry))
     snapshot = hashlib.sha256()
     ours = ((PUBLIC / "snapshot-worker.js").read_bytes(),)  # the bundle copy_page wrote
-    for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, *ours):
+    for data in (*((source / name).read_bytes() for name in PYODIDE_FILES), stdlib, wheel, package.read_bytes(), *ours):
         snapshot.update(hashlib.sha256(data).digest())
     return {
         "indexURL": "pyodide/",

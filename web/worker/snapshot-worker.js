@@ -2,20 +2,44 @@
 // worker (worker.js) starts this worker once its first answer is given, on a visit that found no
 // snapshot. A Pyodide of its own, started with `_makeSnapshot` on the same trimmed runtime (its
 // standard library checked against the build's sha256, as worker.js checks it), imports
-// PRE_IMPORTS, and its memory is saved under this build's key. Posts {saved: true}, or
-// {saved: false, error} (then a later visit starts afresh and tries again); never an error shown.
+// PRE_IMPORTS, installs NumPy's wheel (checked by its sha256) and our package's, and imports both
+// (snapshot-packages.js: importPackages); its memory is saved under this build's key with the
+// record of NumPy's modules. When a wheel cannot be fetched or unpacked, the snapshot holds the
+// runtime alone (its record lists no library) and the page's worker installs NumPy after it as on
+// a first visit. Posts {saved: true, packages: true|false}, or {saved: false, error} (then a later
+// visit starts afresh and tries again); never an error shown.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
-import { alteredStdlib, pyodideOptions } from "./worker-load.js";
+import { importPackages } from "./snapshot-packages.js";
+import { alteredStdlib, here, pyodideOptions } from "./worker-load.js";
+import { numpyFiles, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
+
+/** Our wheel's unpacked files (build.json names it). */
+async function packageFiles() {
+  const build = await (await fetch(here("build.json"))).json();
+  const response = await fetch(here(build.wheel.url));
+  if (!response.ok) throw new Error(`${build.wheel.url}: HTTP ${response.status}`);
+  return unzip(new Uint8Array(await response.arrayBuffer()));
+}
 
 try {
+  const wheels = Promise.all([numpyFiles(), packageFiles()]);
+  wheels.catch(() => {});
   const pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
-  const saved = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot());
-  postMessage(saved ? { saved } : { saved, error: "the Cache API did not keep it" });
+  let record = { libraries: [], table: pyodide._module.wasmTable.length };
+  const files = await wheels.catch((error) => console.warn("The snapshot holds the runtime alone:", error));
+  if (files) {
+    const site = sitePackages(pyodide);
+    for (const wheel of files) writeFiles(pyodide, wheel, site);
+    const libraries = files[0].filter(([name]) => name.endsWith(".so")).map(([name]) => `${site}/${name}`);
+    record = await importPackages(pyodide, libraries);
+  }
+  const saved = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot(), record);
+  postMessage(saved ? { saved, packages: Boolean(files) } : { saved, error: "the Cache API did not keep it" });
 } catch (error) {
   postMessage({ saved: false, error: String(error?.message ?? error) });
 }

@@ -1,25 +1,23 @@
-// The warm start: a memory snapshot of the started Python, kept between visits.
+// The warm start: a memory snapshot of the started Python, NumPy and our package imported, kept
+// between visits.
 //
 // A visit that finds no snapshot starts Pyodide plainly, and once its first answer is given the
 // page's worker starts snapshot-worker.js: a Pyodide of its own, started with `_makeSnapshot`,
-// imports PRE_IMPORTS and saves a snapshot of its memory (`makeMemorySnapshot`: about 25 MB).
-// Taking it in the page's own worker put those imports and the copy before NumPy, on the way to
-// the first advice (about 4 % of a first visit). A later visit passes it to
-// `loadPyodide({_loadSnapshot})`, which skips starting Python (about a second on a phone) and
-// these imports; NumPy, our package and the table are then loaded as on a first visit.
-//
-// Why not after NumPy: Pyodide 0.27.7's snapshot is the wasm memory only. NumPy's compiled
-// modules are separate WebAssembly modules (side modules) loaded by loadPackage; their code
-// and function-table slots are not in it. A snapshot taken after `import numpy` restores, but
-// the first NumPy call then dies with "RuntimeError: table index is out of bounds" (Pyodide's
-// fatal error); taking it also needs `loadedPackages` emptied first, or makeMemorySnapshot
-// refuses with "Unexpected hiwire entry at index 6". See docs/benchmarks.md.
+// imports PRE_IMPORTS, installs NumPy's and our wheel and imports `numpy` and `yacht.api`
+// (snapshot-packages.js: importPackages), and saves a snapshot of its memory (`makeMemorySnapshot`:
+// about 30 MB). Taking it in the page's own worker would put that work on the way to the first
+// advice. A later visit passes it to `loadPyodide({_loadSnapshot})`, writes the wheels' files
+// again and loads NumPy's WebAssembly modules where they were (snapshot-packages.js:
+// restorePackages): no Python start, no import of NumPy or of our package. The table is loaded
+// as on a first visit.
 //
 // Stored with the Cache API in CACHE (a name the service worker does not manage), under a URL
 // that holds the build's snapshot key (runtime.js: a hash of the Pyodide files, the standard
-// library, this file and snapshot-worker.js), so a new build never starts from an old snapshot;
-// other keys are deleted when a snapshot is saved. Any failure to read, save or start from it is
-// a normal start (the caller falls back), never an error shown.
+// library, both wheels, this file and snapshot-worker.js), so a new build never starts from an
+// old snapshot; other keys are deleted when a snapshot is saved. Its bytes: Pyodide's snapshot,
+// then the record snapshot-packages.js needs (JSON, UTF-8), its length (u32) and RECORD_MAGIC
+// (u32), little-endian. Any failure to read, save or start from it is a normal start (the caller
+// falls back), never an error shown.
 
 import { RUNTIME } from "./runtime.js";
 import { here } from "./worker-load.js";
@@ -60,15 +58,20 @@ export const PRE_IMPORTS = [
   "traceback",
 ];
 
-/** The saved snapshot of `key` (a URL), or null (none, or the Cache API failed). */
+/** The last word of a snapshot of ours ("YSNP"), after its record. */
+const RECORD_MAGIC = 0x504e5359;
+
+/** The saved snapshot of `key` as {bytes: Pyodide's snapshot, heap: its memory part, record:
+ * snapshot-packages.js's}, or null (none, not one of this format, or the Cache API failed). */
 export async function readSnapshot(key) {
   try {
     const cache = await caches.open(CACHE);
     const response = await cache.match(key);
-    const bytes = response ? new Uint8Array(await response.arrayBuffer()) : null;
-    if (!bytes) return null;
-    if (bytes.length >= LEAST_BYTES && new DataView(bytes.buffer).getUint32(0, true) === MAGIC) return bytes;
-    console.warn(`The saved runtime snapshot is not one (${bytes.length} bytes): deleted.`);
+    const saved = response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (!saved) return null;
+    const snapshot = split(saved);
+    if (snapshot) return snapshot;
+    console.warn(`The saved runtime snapshot is not one (${saved.length} bytes): deleted.`);
     await cache.delete(key);
     return null;
   } catch (error) {
@@ -77,16 +80,40 @@ export async function readSnapshot(key) {
   }
 }
 
-/** Save `bytes` as the snapshot of `key`, deleting every other key's. Resolves to whether it was
- * saved, whatever happens. */
-export async function saveSnapshot(key, bytes) {
+/** `saved` taken apart (readSnapshot's), or null when it is not a snapshot of this format. */
+function split(saved) {
+  if (saved.length < LEAST_BYTES || saved.byteOffset % 4) return null;
+  const view = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(saved.length - 4, true) !== RECORD_MAGIC) return null;
+  const length = view.getUint32(saved.length - 8, true);
+  const end = saved.length - 8 - length;
+  if (end < LEAST_BYTES) return null;
+  let record;
+  try {
+    record = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(saved.subarray(end, end + length)));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(record?.libraries) || !Number.isInteger(record.table)) return null;
+  const bytes = saved.subarray(0, end);
+  return { bytes, heap: bytes.subarray(view.getUint32(4, true)), record };
+}
+
+/** Save `bytes` (Pyodide's snapshot) with `record` (snapshot-packages.js's) as the snapshot of
+ * `key`, deleting every other key's. Resolves to whether it was saved, whatever happens. */
+export async function saveSnapshot(key, bytes, record) {
   try {
     const cache = await caches.open(CACHE);
     for (const request of await cache.keys()) {
       if (request.url !== key) await cache.delete(request);
     }
-    const headers = { "Content-Type": "application/octet-stream", "Content-Length": String(bytes.length) };
-    await cache.put(key, new Response(bytes, { headers }));
+    const json = new TextEncoder().encode(JSON.stringify(record));
+    const tail = new DataView(new ArrayBuffer(8));
+    tail.setUint32(0, json.length, true);
+    tail.setUint32(4, RECORD_MAGIC, true);
+    const body = new Blob([bytes, json, tail]);
+    const headers = { "Content-Type": "application/octet-stream", "Content-Length": String(body.size) };
+    await cache.put(key, new Response(body, { headers }));
     return true;
   } catch (error) {
     console.warn("The runtime snapshot could not be saved:", error);

@@ -18,11 +18,12 @@
 // `numpySteps` (in the worker's global scope, ms on the worker's clock, for the benchmark): when
 // the wheel's bytes were in (`fetched`) and unpacked (`unpacked`), when its files were installed
 // and its WebAssembly modules loaded (`installed`), when `import numpy` was done (`imported`);
-// `numpyInstall` says how: "unpacked in JavaScript", or "loadPackage" and why. The page is told of
-// these moments by progress messages of their own, which it marks (`yacht:<step>:<state>`: the
-// benchmarks' and the engine tests' view of them) and does not show (it shows four steps):
-// {step: "numpy-wheel", state: "fetched" or "unpacked"}, {step: "numpy-install", state:
-// "javascript" or "loadPackage"} once installed.
+// `numpyInstall` says how: "unpacked in JavaScript", or "loadPackage" and why (or, set by
+// worker.js, "restored from the snapshot": snapshot-packages.js, both moments at once). The page
+// is told of these moments by progress messages of their own, which it marks
+// (`yacht:<step>:<state>`: the benchmarks' and the engine tests' view of them) and does not show
+// (it shows four steps): {step: "numpy-wheel", state: "fetched" or "unpacked"}, {step:
+// "numpy-install", state: "javascript", "loadPackage" or "snapshot"} once installed.
 
 import { RUNTIME } from "./runtime.js";
 import { here, LoadError, progress, sha256 } from "./worker-load.js";
@@ -70,9 +71,18 @@ export function fetchNumpyWheel(priority) {
   return wheel;
 }
 
+/** NumPy's unpacked files when the wheel's bytes are the build's (the snapshot worker's, which
+ * reports nothing to the page); rejects otherwise. */
+export async function numpyFiles() {
+  const bytes = await fetchChecked(URL_OF_WHEEL, {});
+  if (!bytes) throw new Error(`${URL_OF_WHEEL}: not the build's NumPy wheel`);
+  return unzip(bytes);
+}
+
 /** The members of the zip file `bytes` as [name, Uint8Array] (folders left out), inflated by the
- * browser. The bytes were checked by their sha256 first: this reads a well-formed wheel. */
-async function unzip(bytes) {
+ * browser. The bytes were checked by their sha256 first (NumPy's; our wheel's come from the build
+ * that named them): this reads a well-formed wheel. */
+export async function unzip(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = bytes.length - 22; // the end of central directory record (no comment in a wheel of ours)
   while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
@@ -102,15 +112,24 @@ async function unzip(bytes) {
   return Promise.all(members);
 }
 
-/** Write `files` into `site` and load the WebAssembly modules among them as loadPackage would
- * (Pyodide's loadDynlib: each a library of its own, not global), in the wheel's order. */
-async function install(pyodide, files, site) {
+/** The site-packages folder of `pyodide`'s Python, or null. */
+export const sitePackages = (pyodide) =>
+  pyodide.runPython("import sys; next((p for p in sys.path if p.endswith('/site-packages')), None)");
+
+/** Write `files` (unzip's) into the folder `site`. */
+export function writeFiles(pyodide, files, site) {
   const { FS } = pyodide;
   for (const [name, data] of files) {
     const path = `${site}/${name}`;
     FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
     FS.writeFile(path, data);
   }
+}
+
+/** Write `files` into `site` and load the WebAssembly modules among them as loadPackage would
+ * (Pyodide's loadDynlib: each a library of its own, not global), in the wheel's order. */
+async function install(pyodide, files, site) {
+  writeFiles(pyodide, files, site);
   for (const [name] of files) {
     if (name.endsWith(".so")) await pyodide._api.loadDynlib(`${site}/${name}`, false, []);
   }
@@ -143,7 +162,7 @@ async function installed(pyodide, fetched) {
   } catch (error) {
     return `loadPackage: the wheel was not unpacked (${error?.message ?? error})`;
   }
-  const site = pyodide.runPython("import sys; next((p for p in sys.path if p.endswith('/site-packages')), None)");
+  const site = sitePackages(pyodide);
   if (!site) return "loadPackage: no site-packages on sys.path";
   try {
     await install(pyodide, files, site);

@@ -44,10 +44,12 @@ import {
   fileOf,
   here,
   LoadError,
+  progress,
   pyodideOptions,
   step,
 } from "./worker-load.js";
-import { fetchNumpyWheel, loadNumpy } from "./worker-numpy.js";
+import { restorePackages } from "./snapshot-packages.js";
+import { fetchNumpyWheel, loadNumpy, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
@@ -57,28 +59,57 @@ import { pythonMessage, tableLoaders } from "./worker-tables.js";
 const build = fetchOk(here("build.json"), "package").then((response) => response.json());
 build.catch(() => {}); // reported where it is awaited
 
+/** Our wheel's bytes, fetched while the runtime loads. */
+const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
+wheel.catch(() => {});
+/** Our wheel's files (a snapshot start writes them: restored), unpacked once its bytes are in. */
+let packageFiles = null;
+const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
+
 /** How long after the first table has loaded a fresh start begins taking the warm start's
  * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables are
  * fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
 
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start
- * (it is then deleted). A failure here is never the page's: the caller starts afresh. */
+ * (it is then deleted). A failure here is never the page's: the caller starts afresh. When the
+ * snapshot holds NumPy and our package (snapshot-packages.js), their files are written again and
+ * NumPy's modules loaded where they were: `globalThis.packagesRestored` is then true. */
 async function startFromSnapshot() {
   const saved = await readSnapshot(SNAPSHOT_KEY);
   if (!saved) return null;
-  fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
+  const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
+  unpackedPackage().catch(() => {}); // reported where it is awaited
   try {
-    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved }));
+    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved.bytes }));
     pyodide.runPython("import sys"); // the restored interpreter answers
+    if (saved.record.libraries.length) await failingOnWasmErrors("runtime", () => restored(pyodide, saved, numpy));
     globalThis.runtimeStart = "snapshot";
     return pyodide;
   } catch (error) {
     console.warn("The saved runtime snapshot did not start; starting afresh.", error);
     globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
+    globalThis.packagesRestored = false;
     await discardSnapshot(SNAPSHOT_KEY);
     return null;
   }
+}
+
+/** The snapshot's packages in `pyodide` (just restored from `saved`): both wheels' files written
+ * into site-packages, NumPy's modules loaded where they were, checked by a NumPy call. */
+async function restored(pyodide, saved, numpy) {
+  const fetched = await numpy;
+  if (!fetched) throw new Error("NumPy's wheel is not the build's");
+  const site = sitePackages(pyodide);
+  writeFiles(pyodide, await fetched.files, site);
+  writeFiles(pyodide, await unpackedPackage(), site);
+  await restorePackages(pyodide, saved.record, saved.heap);
+  if (pyodide.runPython("import numpy, yacht.api; int(numpy.arange(4) @ numpy.arange(4))") !== 14)
+    throw new Error("NumPy does not compute after the restore");
+  globalThis.packagesRestored = true;
+  globalThis.numpyInstall = "restored from the snapshot";
+  globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
+  progress("numpy-install", "snapshot");
 }
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
@@ -111,8 +142,8 @@ async function startPyodide() {
 /** The runtime with NumPy imported. */
 const runtime = (async () => {
   const pyodide = await step("runtime", {}, startPyodide);
-  await step("numpy", {}, () =>
-    failingOnWasmErrors("numpy", () =>
+  await step("numpy", {}, async () =>
+    globalThis.packagesRestored || failingOnWasmErrors("numpy", () =>
       loadNumpy(pyodide).catch(async (error) => {
         // loadPackage refuses a wheel whose sha256 is not our lock file's, saying only "Failed to fetch"
         throw (await altered("numpy", here(RUNTIME.numpyURL), RUNTIME.numpySha256)) ?? error;
@@ -122,9 +153,6 @@ const runtime = (async () => {
   return pyodide;
 })();
 
-/** Our wheel's bytes, fetched while the runtime loads. */
-const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
-wheel.catch(() => {});
 
 /** The installed package: the modules the actions call and the dict of decoded tables. */
 const python = (async () => {
@@ -136,7 +164,7 @@ const python = (async () => {
     const site = path.find((folder) => folder.endsWith("/site-packages")) ?? path.at(-1);
     const file = fileOf((await build).wheel.url);
     try {
-      pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+      if (!globalThis.packagesRestored) pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
     } catch (error) {
       throw new LoadError("package", `${file}: not a readable wheel`, String(error?.message ?? error));
     }

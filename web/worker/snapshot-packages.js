@@ -1,0 +1,72 @@
+// NumPy and our package inside the warm start's snapshot (snapshot.js): taken after `import numpy,
+// yacht.api` (snapshot-worker.js: importPackages), restored with NumPy's WebAssembly modules loaded
+// again where they were (worker.js: restorePackages), so that a second visit imports nothing.
+//
+// Pyodide 0.27.7's snapshot is the WebAssembly memory alone. NumPy's three modules are WebAssembly
+// modules of their own: each has a block of that memory (its data) and a run of slots in the
+// function table, given out when it is loaded. Emscripten's loader records both in a handle (a
+// block of memory the caller passes: at +8 "loaded", +12 the memory base, +16 its size, +20 the
+// table base, +24 its size) and, handed a handle already marked loaded, instantiates the module at
+// the recorded bases instead of giving out new ones ("not the first load"). The handles are in the
+// snapshot's memory, so after a restore each module is loaded again with its handle, in the order
+// it was first loaded; its data (rewritten by the instantiation to its initial values) is then
+// copied back from the snapshot. The table must be exactly as long as when each was loaded, and
+// as long as when the snapshot was taken once all are: anything else throws, and worker.js then
+// deletes the snapshot and starts afresh.
+//
+// The snapshot's record of them (snapshot.js keeps it beside the memory): {libraries: [{path,
+// handle}], table} (`table`: the function table's length when the snapshot was taken), or
+// {libraries: [], table} for a snapshot of the runtime alone.
+
+/** The bytes of a handle (Emscripten's `struct dso` is smaller: only its fields above are used). */
+const HANDLE_BYTES = 64;
+
+/** Emscripten's loader with `handle`, the module read from Pyodide's file system, as Pyodide's
+ * own loadDynlib loads it (not global, never unloaded). */
+function load(pyodide, path, handle) {
+  const module = pyodide._module;
+  const fs = { findObject: (p, follow) => module.FS.findObject(p, follow), readFile: (p) => module.FS.readFile(p) };
+  const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs };
+  return module.loadDynamicLibrary(path, flags, {}, handle);
+}
+
+/** The runtime's function table. */
+const table = (pyodide) => pyodide._module.wasmTable;
+
+/** In the snapshot's Python: load the WebAssembly modules of `paths` (site-packages files, in the
+ * wheel's order) with handles, then `import numpy, yacht.api`. Returns the snapshot's record. */
+export async function importPackages(pyodide, paths) {
+  const module = pyodide._module;
+  const libraries = [];
+  for (const path of paths) {
+    const handle = module._calloc(HANDLE_BYTES, 1);
+    if (!handle) throw new Error("no memory for a library's handle");
+    await load(pyodide, path, handle);
+    libraries.push({ path, handle });
+  }
+  pyodide.runPython("import numpy, yacht.api");
+  return { libraries, table: table(pyodide).length };
+}
+
+/** After `pyodide` was restored from a snapshot whose memory is `heap` (the snapshot's memory part)
+ * and whose record is `record`: its modules loaded again where they were, their data as the
+ * snapshot left it. The files must be in site-packages again. Throws when the table does not
+ * match the record (the snapshot is then not used). */
+export async function restorePackages(pyodide, record, heap) {
+  const module = pyodide._module;
+  for (const { path, handle } of record.libraries) {
+    const [loaded, memoryBase, memorySize, tableBase] = [
+      module.HEAPU8[handle + 8],
+      module.HEAPU32[(handle + 12) >> 2],
+      module.HEAPU32[(handle + 16) >> 2],
+      module.HEAPU32[(handle + 20) >> 2],
+    ];
+    if (!loaded) throw new Error(`${path}: the snapshot holds no record of its load`);
+    if (table(pyodide).length !== tableBase)
+      throw new Error(`${path}: the function table has ${table(pyodide).length} slots, not ${tableBase}`);
+    await load(pyodide, path, handle);
+    module.HEAPU8.set(heap.subarray(memoryBase, memoryBase + memorySize), memoryBase);
+  }
+  if (table(pyodide).length !== record.table)
+    throw new Error(`the function table has ${table(pyodide).length} slots, not the snapshot's ${record.table}`);
+}
