@@ -21,6 +21,8 @@ const CACHE = PREFIX + self.PRECACHE.version;
 /** The page: every navigation to it, whatever its query (a position or a game), is answered with "./". */
 const PAGE = new URL("./", self.registration.scope).href;
 const PAGE_PATHS = new Set([new URL(PAGE).pathname, new URL("index.html", PAGE).pathname]);
+/** The URLs precached (the query is part of each: a file's hash). */
+const PRECACHED = new Set(self.PRECACHE.urls.map((url) => new URL(url, PAGE).href));
 /** The paths of the files (and, ending in "/", the folders) kept once fetched. */
 const KEPT = self.PRECACHE.kept.map((path) => new URL(path, PAGE).pathname);
 const kept = (pathname) => KEPT.some((path) => (path.endsWith("/") ? pathname.startsWith(path) : pathname === path));
@@ -45,21 +47,25 @@ self.addEventListener("message", (event) => {
   if (event.data?.type === "skip-waiting") self.skipWaiting();
 });
 
+// Only the site's own files are answered here: the page, what is precached and what is kept once
+// fetched. Any other request (a browser's own favicon.ico, say) goes to the network untouched, so
+// that its failure offline is the browser's plain one.
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   const page = request.mode === "navigate" && PAGE_PATHS.has(url.pathname);
+  if (!page && !PRECACHED.has(url.href) && !kept(url.pathname)) return;
   event.respondWith(
     (async () => {
-      const cache = await caches.open(CACHE);
-      // Cache first; what the cache lacks (another page of the site) comes from the network. A
-      // spread table, a chunk or a coach file is not precached (only a goal or an explanation
-      // needs it): it is kept once it has loaded.
-      const cached = await cache.match(page ? PAGE : request);
+      // Cache first; a spread table, a chunk or a coach file is not precached (only a goal or an
+      // explanation needs it): it is kept once it has loaded. A cache that fails to answer is a
+      // miss (the network then answers).
+      const cache = await caches.open(CACHE).catch(() => null);
+      const cached = await cache?.match(page ? PAGE : request).catch(() => null);
       if (cached) return cached;
       const response = await fetch(request);
-      if (response.ok && kept(url.pathname)) await cache.put(request, response.clone());
+      if (response.ok && cache && kept(url.pathname)) await cache.put(request, response.clone()).catch(() => {});
       return response;
     })(),
   );
