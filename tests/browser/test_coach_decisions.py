@@ -177,10 +177,13 @@ def assert_decision(shown: dict, want: dict, language: str, best_label: str = "b
 def test_the_coach_files_are_fetched_only_when_a_decisions_why_is_first_opened(page: Page, server, tables) -> None:
     record = practice_record(tables, 5)
     open_practice(page, server, record, 5)
-    # The chunks fetched ahead for the simulated rival would fill the worker's resource timing
-    # buffer (250 entries): no more of them, and the buffer emptied.
+    # The chunks fetched ahead for the simulated rival and those the review's grades read would
+    # fill the worker's resource timing buffer (250 entries): no more fetched ahead, the buffer
+    # emptied and made large enough for every fetch that follows.
     worker = next(w for w in page.workers if w.url.endswith("/worker.js"))
-    worker.evaluate("setLookAhead(false); performance.clearResourceTimings()")
+    worker.evaluate(
+        "setLookAhead(false); performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000)"
+    )
     open_review(page)
     expect(page.get_by_test_id("review")).to_have_attribute("data-query", record)
     expect(page.get_by_test_id("review-why").first).to_be_visible()

@@ -84,7 +84,7 @@ ALTER_RECORD = """async ([name, url]) => {
   const length = view.getUint32(bytes.length - 8, true);
   const end = bytes.length - 8 - length;
   const record = JSON.parse(new TextDecoder().decode(bytes.subarray(end, end + length)));
-  record.table += 1;
+  record.slots += 1;
   const json = new TextEncoder().encode(JSON.stringify(record));
   const tail = new DataView(new ArrayBuffer(8));
   tail.setUint32(0, json.length, true);

@@ -15,8 +15,10 @@
 // deletes the snapshot and starts afresh.
 //
 // The snapshot's record of them (snapshot.js keeps it beside the memory): {libraries: [{path,
-// handle}], table} (`table`: the function table's length when the snapshot was taken), or
-// {libraries: [], table} for a snapshot of the runtime alone.
+// handle}], slots} (`slots`: the function table's length when the snapshot was taken), or
+// {libraries: [], slots} for a snapshot of the runtime alone.
+
+import { sitePackages, writeFiles } from "./worker-numpy.js";
 
 /** The bytes of a handle (Emscripten's `struct dso` is smaller: only its fields above are used). */
 const HANDLE_BYTES = 64;
@@ -30,8 +32,8 @@ function load(pyodide, path, handle) {
   return module.loadDynamicLibrary(path, flags, {}, handle);
 }
 
-/** The runtime's function table. */
-const table = (pyodide) => pyodide._module.wasmTable;
+/** The number of slots in the runtime's function table. */
+const slots = (pyodide) => pyodide._module.wasmTable.length;
 
 /** In the snapshot's Python: load the WebAssembly modules of `paths` (site-packages files, in the
  * wheel's order) with handles, then `import numpy, yacht.api`. Returns the snapshot's record. */
@@ -45,7 +47,7 @@ export async function importPackages(pyodide, paths) {
     libraries.push({ path, handle });
   }
   pyodide.runPython("import numpy, yacht.api");
-  return { libraries, table: table(pyodide).length };
+  return { libraries, slots: slots(pyodide) };
 }
 
 /** After `pyodide` was restored from a snapshot whose memory is `heap` (the snapshot's memory part)
@@ -62,11 +64,26 @@ export async function restorePackages(pyodide, record, heap) {
       module.HEAPU32[(handle + 20) >> 2],
     ];
     if (!loaded) throw new Error(`${path}: the snapshot holds no record of its load`);
-    if (table(pyodide).length !== tableBase)
-      throw new Error(`${path}: the function table has ${table(pyodide).length} slots, not ${tableBase}`);
+    if (slots(pyodide) !== tableBase)
+      throw new Error(`${path}: the function table has ${slots(pyodide)} slots, not ${tableBase}`);
     await load(pyodide, path, handle);
     module.HEAPU8.set(heap.subarray(memoryBase, memoryBase + memorySize), memoryBase);
   }
-  if (table(pyodide).length !== record.table)
-    throw new Error(`the function table has ${table(pyodide).length} slots, not the snapshot's ${record.table}`);
+  if (slots(pyodide) !== record.slots)
+    throw new Error(`the function table has ${slots(pyodide)} slots, not the snapshot's ${record.slots}`);
+}
+
+/** The snapshot's packages in `pyodide`, just restored from `saved` (snapshot.js: readSnapshot):
+ * NumPy's files (`numpy`: worker-numpy.js's fetchNumpyWheel) and ours (`ours`: the unpacked
+ * wheel, a promise) written into site-packages, NumPy's modules loaded where they were, then
+ * checked by a NumPy call. Throws on any failure (the caller then starts afresh). */
+export async function restoreSnapshotPackages(pyodide, saved, numpy, ours) {
+  const fetched = await numpy;
+  if (!fetched) throw new Error("NumPy's wheel is not the build's");
+  const site = sitePackages(pyodide);
+  writeFiles(pyodide, await fetched.files, site);
+  writeFiles(pyodide, await ours, site);
+  await restorePackages(pyodide, saved.record, saved.heap);
+  if (pyodide.runPython("import numpy, yacht.api; int(numpy.arange(4) @ numpy.arange(4))") !== 14)
+    throw new Error("NumPy does not compute after the restore");
 }

@@ -30,7 +30,7 @@ try {
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
-  let record = { libraries: [], table: pyodide._module.wasmTable.length };
+  let record = { libraries: [], slots: pyodide._module.wasmTable.length };
   const files = await wheels.catch((error) => console.warn("The snapshot holds the runtime alone:", error));
   if (files) {
     const site = sitePackages(pyodide);

@@ -94,7 +94,7 @@ function split(saved) {
   } catch {
     return null;
   }
-  if (!Array.isArray(record?.libraries) || !Number.isInteger(record.table)) return null;
+  if (!Array.isArray(record?.libraries) || !Number.isInteger(record.slots)) return null;
   const bytes = saved.subarray(0, end);
   return { bytes, heap: bytes.subarray(view.getUint32(4, true)), record };
 }

@@ -48,8 +48,8 @@ import {
   pyodideOptions,
   step,
 } from "./worker-load.js";
-import { restorePackages } from "./snapshot-packages.js";
-import { fetchNumpyWheel, loadNumpy, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
+import { restoreSnapshotPackages } from "./snapshot-packages.js";
+import { fetchNumpyWheel, loadNumpy, unzip } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
 
@@ -62,7 +62,7 @@ build.catch(() => {}); // reported where it is awaited
 /** Our wheel's bytes, fetched while the runtime loads. */
 const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
 wheel.catch(() => {});
-/** Our wheel's files (a snapshot start writes them: restored), unpacked once its bytes are in. */
+/** Our wheel's files (a snapshot start writes them: snapshot-packages.js), unpacked once its bytes are in. */
 let packageFiles = null;
 const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
 
@@ -83,7 +83,12 @@ async function startFromSnapshot() {
   try {
     const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved.bytes }));
     pyodide.runPython("import sys"); // the restored interpreter answers
-    if (saved.record.libraries.length) await failingOnWasmErrors("runtime", () => restored(pyodide, saved, numpy));
+    if (saved.record.libraries.length) {
+      await failingOnWasmErrors("runtime", () => restoreSnapshotPackages(pyodide, saved, numpy, unpackedPackage()));
+      [globalThis.packagesRestored, globalThis.numpyInstall] = [true, "restored from the snapshot"];
+      globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
+      progress("numpy-install", "snapshot");
+    }
     globalThis.runtimeStart = "snapshot";
     return pyodide;
   } catch (error) {
@@ -93,23 +98,6 @@ async function startFromSnapshot() {
     await discardSnapshot(SNAPSHOT_KEY);
     return null;
   }
-}
-
-/** The snapshot's packages in `pyodide` (just restored from `saved`): both wheels' files written
- * into site-packages, NumPy's modules loaded where they were, checked by a NumPy call. */
-async function restored(pyodide, saved, numpy) {
-  const fetched = await numpy;
-  if (!fetched) throw new Error("NumPy's wheel is not the build's");
-  const site = sitePackages(pyodide);
-  writeFiles(pyodide, await fetched.files, site);
-  writeFiles(pyodide, await unpackedPackage(), site);
-  await restorePackages(pyodide, saved.record, saved.heap);
-  if (pyodide.runPython("import numpy, yacht.api; int(numpy.arange(4) @ numpy.arange(4))") !== 14)
-    throw new Error("NumPy does not compute after the restore");
-  globalThis.packagesRestored = true;
-  globalThis.numpyInstall = "restored from the snapshot";
-  globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
-  progress("numpy-install", "snapshot");
 }
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
