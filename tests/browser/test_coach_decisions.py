@@ -61,10 +61,15 @@ def advisor_game(tables, *, opponent: bool = False, seed: int = SEED) -> str:
     return advisor_practice(tables["official"].tilde, VARIANTS["official"], seed, opponent).query
 
 
+def advisor_worker(page: Page):
+    """The page's advisor worker: the newest (a worker of the page before a navigation may still be
+    listed while it closes)."""
+    return [w for w in page.workers if w.url.endswith("/worker.js")][-1]
+
+
 def worker_fetches(page: Page) -> list[str]:
     """The files the advisor's worker has fetched (its resource timing: from the network or a cache)."""
-    worker = next(w for w in page.workers if w.url.endswith("/worker.js"))
-    return worker.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+    return advisor_worker(page).evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
 
 
 def coach_fetched(page: Page) -> list[str]:
@@ -174,16 +179,27 @@ def assert_decision(shown: dict, want: dict, language: str, best_label: str = "b
     assert [t["points"] for t in shown["why"]] == pytest.approx([t["points"] for t in wanted], abs=EXACT)
 
 
-def test_the_coach_files_are_fetched_only_when_a_decisions_why_is_first_opened(page: Page, server, tables) -> None:
+SAVING_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true })"
+"""An init script: the browser says the connection saves data, so the page downloads no offline
+pack by itself (web/page/requests/requests.js: sparingData)."""
+
+
+def test_the_coach_files_are_fetched_only_when_a_decisions_why_is_first_opened(make_context, server, tables) -> None:
+    # A page of its own: a game with the simulated rival downloads the offline pack by itself, and
+    # the worker then reads the coach's files from it, not the network; here the connection saves
+    # data, so no pack is downloaded.
+    page = make_context().new_page()
+    page.add_init_script(SAVING_DATA)
     record = practice_record(tables, 5)
     open_practice(page, server, record, 5)
     # The chunks fetched ahead for the simulated rival and those the review's grades read would
     # fill the worker's resource timing buffer (250 entries): no more fetched ahead, the buffer
     # emptied and made large enough for every fetch that follows.
-    worker = next(w for w in page.workers if w.url.endswith("/worker.js"))
+    worker = advisor_worker(page)
     worker.evaluate(
         "setLookAhead(false); performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000)"
     )
+    assert worker.evaluate("caches.keys().then((keys) => keys.filter((k) => k.startsWith('yacht-pack-')))") == []
     open_review(page)
     expect(page.get_by_test_id("review")).to_have_attribute("data-query", record)
     expect(page.get_by_test_id("review-why").first).to_be_visible()
