@@ -12,15 +12,13 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
 import { importPackages } from "./snapshot-packages.js";
-import { alteredStdlib, here, pyodideOptions } from "./worker-load.js";
+import { alteredStdlib, fetchBytes, fetchOk, here, pyodideOptions } from "./worker-load.js";
 import { numpyFiles, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
 
 /** Our wheel's unpacked files (build.json names it). */
 async function packageFiles() {
-  const build = await (await fetch(here("build.json"))).json();
-  const response = await fetch(here(build.wheel.url));
-  if (!response.ok) throw new Error(`${build.wheel.url}: HTTP ${response.status}`);
-  return unzip(new Uint8Array(await response.arrayBuffer()));
+  const build = await (await fetchOk(here("build.json"), "package")).json();
+  return unzip(await fetchBytes(here(build.wheel.url), "package"));
 }
 
 try {
