@@ -1,9 +1,9 @@
 // The page's worker: Pyodide + NumPy + our package `yacht`, one table per rule variant (and
 // the other table files an answer names, once it needs them: worker-tables.js).
 //
-// Started by the page at load as a module worker. Loading starts at once: the runtime
-// (Pyodide, then NumPy), our wheel and the first table are fetched in parallel; the page
-// is told how far it got with {type: "progress", step, state} messages.
+// Started by the page at load as a module worker. Loading starts at once: the runtime (Pyodide,
+// then NumPy), our wheel and the first table are fetched, the runtime's own files first on a fresh
+// start (runtimeFirst); the page is told how far it got with {type: "progress", step, state} messages.
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
 // {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
@@ -46,6 +46,8 @@ import {
   LoadError,
   progress,
   pyodideOptions,
+  runtimeFirst,
+  runtimeIn,
   step,
 } from "./worker-load.js";
 import { restoreSnapshotPackages } from "./snapshot-packages.js";
@@ -60,7 +62,7 @@ const build = fetchOk(here("build.json"), "package").then((response) => response
 build.catch(() => {}); // reported where it is awaited
 
 /** Our wheel's bytes, fetched while the runtime loads. */
-const wheel = build.then((b) => fetchBytes(here(b.wheel.url), "package"));
+const wheel = build.then((b) => runtimeFirst.then(() => fetchBytes(here(b.wheel.url), "package")));
 wheel.catch(() => {});
 /** Our wheel's files (a snapshot start writes them: snapshot-packages.js), unpacked once its bytes are in. */
 let packageFiles = null;
@@ -78,6 +80,7 @@ const SNAPSHOT_DELAY_MS = 2000;
 async function startFromSnapshot() {
   const saved = await readSnapshot(SNAPSHOT_KEY);
   if (!saved) return null;
+  runtimeIn();
   const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
   unpackedPackage().catch(() => {}); // reported where it is awaited
   try {
@@ -104,12 +107,15 @@ async function startFromSnapshot() {
  * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority (worker-numpy.js):
  * loadPackage needs it only once Python runs, and is then handed the bytes already in. */
 async function startFresh() {
-  fetchNumpyWheel("low");
+  runtimeIn("pyodide.asm.wasm");
+  runtimeFirst.then(() => fetchNumpyWheel("low")).catch(() => {});
   let pyodide;
   try {
     pyodide = await loadPyodide(pyodideOptions);
   } catch (error) {
     throw (await altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256)) ?? error;
+  } finally {
+    runtimeIn();
   }
   globalThis.runtimeStart ??= "fresh";
   return pyodide;
@@ -140,7 +146,6 @@ const runtime = (async () => {
   );
   return pyodide;
 })();
-
 
 /** The installed package: the modules the actions call and the dict of decoded tables. */
 const python = (async () => {
@@ -293,7 +298,7 @@ const actions = {
     const atStart = Object.values(b.kinds).filter((k) => k.fetch === "start");
     const known = typeof variant === "string" && atStart.every((k) => Object.hasOwn(b[k.field], variant));
     const first = known ? variant : b.default_variant;
-    loadStart(first); // fetched now, in parallel with the runtime
+    runtimeFirst.then(() => loadStart(first)).catch(() => {}); // fetched once the runtime is in
     const py = await python;
     await loadStart(first);
     return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
@@ -315,7 +320,6 @@ const actions = {
     fetchAheadOf(query, true).catch(() => {});
     return result;
   },
-
 
   /** Every decision of a game record graded: yacht.api.review_query's dict. */
   review({ query }) {
