@@ -72,3 +72,27 @@ def test_docstrings_are_left_out_of_the_bytecode_in_both_modes() -> None:
     dropped = wheel.compile_bytecode({"p/m.py": source})["p/__pycache__/m.cpython-312.pyc"]
     assert b"Doc." not in empty and b"Doc." not in dropped
     assert b"return" not in empty  # bytecode, not the source
+
+
+def test_left_out_members_become_their_python_module_listed_in_record(trimmed) -> None:
+    """``left_out``: numpy.linalg's WebAssembly gives way to the module that says it is left out,
+    in its place and in RECORD with its hash; every other member is unchanged."""
+    data, record = trimmed
+    before, after = members(data), members(runtime.left_out(data, record))
+    ((so, (module, source)),) = runtime.LEFT_OUT.items()
+    assert so in before and so not in after
+    assert after[module] == source.read_bytes()
+    assert list(after) == [module if n == so else n for n in before]
+    rows = dict(row.split(",", 1) for row in after[record].decode().splitlines())
+    assert rows[module] == f"{wheel.record_hash(after[module])},{len(after[module])}" and so not in rows
+    assert all(after[n] == before[n] for n in before if n not in (so, record))
+    with pytest.raises(runtime.BuildError, match="LEFT_OUT"):
+        runtime.left_out(members_zip({n: b for n, b in before.items() if n != so}), record)
+
+
+def members_zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as out:
+        for name, body in files.items():
+            out.writestr(name, body)
+    return buffer.getvalue()

