@@ -14,7 +14,7 @@ Writes ``public/runtime/``, the trimmed runtime, from those verified official fi
 ``tools/keep-stdlib.txt`` and ``tools/keep-numpy.txt`` name (written by
 ``tools/record_imports.py``: what the page imports while it does everything it can;
 ``LEFT_OUT``: numpy.linalg's compiled module replaced by a Python module that says it is left
-out; the wheel's Python modules as bytecode only, compiled by the pinned Pyodide: ``sourceless``), the wheel
+out; the Python modules of both as bytecode only, compiled by the pinned Pyodide: ``sourceless``), the wheel
 under ``numpy-<hash>/`` (its name must stay the official one, so its bytes change its folder),
 and ``pyodide-lock.json`` of our own listing that wheel with its sha256 (``loadPackage`` checks
 it). And ``public/runtime.js``: ``loadPyodide``'s options (``stdLibURL``, ``lockFileURL``), the

@@ -57,12 +57,13 @@ export async function fetchBytes(url, stepName) {
 /** The last part of a URL's path: the file a message names. */
 export const fileOf = (url) => decodeURIComponent(new URL(url, import.meta.url).pathname.split("/").pop());
 
-/** `work()`, failing as soon as a WebAssembly module fails to compile or instantiate meanwhile.
+/** `work()`, failing as soon as a WebAssembly module fails to compile or instantiate meanwhile;
+ * `compiled(file)` is called as each module streamed in (instantiateStreaming) is instantiated.
  *
  * Pyodide 0.27.7 only logs a failed instantiation of pyodide.asm.wasm (an HTTP error, a
  * truncated or damaged file) and never settles loadPyodide; watching WebAssembly's own entry
  * points turns that into a LoadError of `stepName` naming the file and the reason. */
-export async function failingOnWasmErrors(stepName, work) {
+export async function failingOnWasmErrors(stepName, work, compiled = () => {}) {
   const { instantiate, instantiateStreaming } = WebAssembly;
   let fail;
   const failed = new Promise((_, reject) => {
@@ -78,11 +79,14 @@ export async function failingOnWasmErrors(stepName, work) {
     const file = fileOf(response.url || "pyodide.asm.wasm");
     if (!response.ok)
       throw report(file, new LoadError(stepName, `${file}: HTTP ${response.status} ${response.statusText}`.trim()));
+    let instance;
     try {
-      return await instantiateStreaming.call(WebAssembly, response, imports);
+      instance = await instantiateStreaming.call(WebAssembly, response, imports);
     } catch (error) {
       throw report(file, error);
     }
+    compiled(file);
+    return instance;
   };
   WebAssembly.instantiate = async (...args) => {
     try {
@@ -144,19 +148,5 @@ export const runtimeFirst = new Promise((resolve) => {
   openRuntimeFirst = resolve;
 });
 
-/** Open runtimeFirst now, or (`fileName`) as soon as WebAssembly.instantiateStreaming has compiled
- * that file (its last byte is in); then Python starts, which holds the worker for a while. Where no
- * such compile comes, the caller opens it when loadPyodide ends. */
-export function runtimeIn(fileName) {
-  if (!fileName) return openRuntimeFirst();
-  const { instantiateStreaming } = WebAssembly;
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    WebAssembly.instantiateStreaming = instantiateStreaming;
-    const response = await source;
-    try {
-      return await instantiateStreaming.call(WebAssembly, response, imports);
-    } finally {
-      if (new URL(response.url || "x:/").pathname.endsWith(`/${fileName}`)) openRuntimeFirst();
-    }
-  };
-}
+/** Open runtimeFirst (the runtime's WebAssembly is in, or no longer awaited). */
+export const runtimeIn = () => openRuntimeFirst();

@@ -61,7 +61,7 @@ import { pythonMessage, tableLoaders } from "./worker-tables.js";
 const build = fetchOk(here("build.json"), "package").then((response) => response.json());
 build.catch(() => {}); // reported where it is awaited
 
-/** Our wheel's bytes, fetched while the runtime loads. */
+/** Our wheel's bytes, fetched once the runtime's files are in (runtimeFirst). */
 const wheel = build.then((b) => runtimeFirst.then(() => fetchBytes(here(b.wheel.url), "package")));
 wheel.catch(() => {});
 /** Our wheel's files (a snapshot start writes them: snapshot-packages.js), unpacked once its bytes are in. */
@@ -104,10 +104,9 @@ async function startFromSnapshot() {
 }
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
- * answer: takeSnapshot). NumPy's wheel is fetched meanwhile at low priority (worker-numpy.js):
- * loadPackage needs it only once Python runs, and is then handed the bytes already in. */
+ * answer: takeSnapshot). NumPy's wheel is fetched at low priority once pyodide.asm.wasm is in
+ * (runtimeFirst, opened by startPyodide's inFirst), and handed over once Python runs. */
 async function startFresh() {
-  runtimeIn("pyodide.asm.wasm");
   runtimeFirst.then(() => fetchNumpyWheel("low")).catch(() => {});
   let pyodide;
   try {
@@ -126,7 +125,8 @@ async function startFresh() {
  * sha256 once in place (or, when Python could not start, fetched again to tell a damaged file
  * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
 async function startPyodide() {
-  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh));
+  const inFirst = (file) => file === "pyodide.asm.wasm" && runtimeIn(); // before Python starts
+  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for tools/record_imports.py and the browser tests (Playwright evaluates here)
