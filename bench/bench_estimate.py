@@ -6,7 +6,7 @@ N random positions per variant (default 60: 120 in all) with a rival (o=, both s
 categories filled, in turn order) or a target (t=, 0–8 filled, a target around the expected
 final score), roll 1–3, where the goal reads chunks (beyond the exact range): each answered by
 ``yacht.api.advise_query`` with every file (the page's chance: the chunks' blend) and without the
-chunks (``Tables.set_unavailable(variant, ["reach", "law"])``: the spread table's normal law,
+chunks (``Tables.set_unavailable(variant, every_file("reach", "law"))``: the spread table's normal law,
 what the page shows with no network after one visit). Printed: the error of the position's chance
 (the best option's) in percentage points, mean and worst, by goal; and how often the best option
 by the estimate is one the full answer ranks first.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "py"))
 from yacht.api import advise_query  # noqa: E402
 from yacht.core.position import Position, format_query  # noqa: E402
 from yacht.core.rules import VARIANTS, possible_scores  # noqa: E402
-from yacht.loader import DEFAULT_TABLES, Tables  # noqa: E402
+from yacht.loader import DEFAULT_TABLES, Tables, every_file  # noqa: E402
 
 
 def random_sheet(rng: random.Random, variant, filled: int) -> tuple:
@@ -58,7 +58,7 @@ def main() -> None:
     full = Tables(DEFAULT_TABLES)
     without = Tables(DEFAULT_TABLES)
     for name in VARIANTS:
-        without.set_unavailable(name, ["reach", "law"])
+        without.set_unavailable(name, every_file("reach", "law"))
     rng = random.Random(43)
     errors: dict[str, list[float]] = {"o": [], "t": []}
     same_best = 0

@@ -1,12 +1,13 @@
 """A goal's answer without the files its caller could not fetch (``Tables.set_unavailable``):
 the options always, the chance estimated from what is loaded (the normal law of the spread
-table), or none when not even that is, and ``"estimate"`` saying which kinds it went without.
+table), or none when not even that is, and ``"estimate"`` saying the kinds of the files its
+loader refused (``available.Reads``): a file missing degrades only the answers that read it.
 Where nothing missing is read (the exact range), the answer is the full one."""
 
 import pytest
 from yacht.api import advise_query, explain_query
 from yacht.chances.goal import APPROXIMATION
-from yacht.loader import DEFAULT_TABLES, Tables
+from yacht.loader import DEFAULT_TABLES, Tables, every_file
 
 # (query, the chunk kinds its goal reads)
 BEYOND = [
@@ -30,7 +31,7 @@ def full() -> Tables:
 def lacking_tables(*kinds: str) -> Tables:
     tables = Tables(DEFAULT_TABLES)
     for variant in ("official", "strict"):
-        tables.set_unavailable(variant, list(kinds))
+        tables.set_unavailable(variant, every_file(*kinds))
     return tables
 
 
@@ -56,7 +57,8 @@ def test_without_chunks_the_chance_is_the_spread_tables_estimate_and_says_so(ful
 @pytest.mark.parametrize(("query", "reads"), BEYOND)
 def test_without_chunks_or_spread_the_options_come_by_expected_score_with_no_chance(full, query, reads) -> None:
     answer = advise_query(query, lacking_tables("reach", "law", "spread"))
-    assert answer["estimate"] == {"lacking": sorted([*reads, "spread"]), "chance": False}
+    # what was refused before the chance was given up: the first chunks read, then the spread table
+    assert answer["estimate"] == {"lacking": sorted([reads[0], "spread"]), "chance": False}
     assert answer["exact"] is False
     assert all("win" not in o and "reach" not in o for o in answer["options"])
     plain = advise_query(query.split("&o=")[0].split("&t=")[0], full)
@@ -83,13 +85,47 @@ def test_the_coach_without_chunks_or_spread_explains_by_expected_score(full) -> 
     assert all("goal_aims" not in o and "aims" in o for o in answer["options"])
 
 
-def test_only_kinds_fetched_on_demand_can_be_gone_without() -> None:
+def test_only_files_fetched_on_demand_can_be_gone_without_each_named_by_kind_and_part() -> None:
     tables = Tables(DEFAULT_TABLES)
-    with pytest.raises(ValueError, match="not a kind an answer can go without: table"):
-        tables.set_unavailable("official", ["table"])
-    with pytest.raises(ValueError, match="not a kind an answer can go without: chunks"):
-        tables.set_unavailable("official", ["chunks"])
-    tables.set_unavailable("official", ["coach"])
-    assert tables.lacking("official") == {"coach"} and tables.lacking("strict") == frozenset()
+    with pytest.raises(ValueError, match="not a kind an answer can go without: 'table'"):
+        tables.set_unavailable("official", [("table", "")])
+    with pytest.raises(ValueError, match="not a kind an answer can go without: 'chunks'"):
+        tables.set_unavailable("official", [("chunks", 3)])
+    with pytest.raises(ValueError, match="not a mask of a law chunk: 4095"):
+        tables.set_unavailable("official", [("law", 4095)])
+    with pytest.raises(ValueError, match="the coach kind has no part 'sd'"):
+        tables.set_unavailable("official", [("coach", "sd")])
+    tables.set_unavailable("official", [("coach", "bonus"), ["law", 7]])  # the worker's lists, too
+    assert tables.lacking("official") == {("coach", "bonus"), ("law", 7)} and tables.lacking("strict") == frozenset()
     tables.set_unavailable("official", [])
     assert tables.lacking("official") == frozenset()
+
+
+# A rival's sheet beyond the exact range: their law chunk (the empty sheet's, mask 0) is one
+# file, my position's chunks (one category filled) others.
+RIVAL = "s=,,,,,,,,,,,&d=12256&r=3&o=,,,,,,,,,,,"
+
+
+def test_a_missing_file_degrades_only_the_answers_that_read_it(full) -> None:
+    """One law chunk its caller could not fetch (a rival's): the answer that reads it goes
+    without it and says so; an answer that reads other files is exact as with every file."""
+    tables = Tables(DEFAULT_TABLES)
+    tables.set_unavailable("official", [("law", 0)])  # the empty sheet's law: the rival's
+    answer = advise_query(RIVAL, tables)
+    assert answer["estimate"] == {"lacking": ["law"], "chance": True}
+    other = RIVAL.replace("&o=,,,,,,,,,,,", "&o=1,,,,,,,,,,,")  # the rival has filled Aces
+    assert advise_query(other, tables) == advise_query(other, full)
+
+
+def test_what_an_answer_went_without_is_what_its_loader_refused(full) -> None:
+    """The estimate names the kinds of the files refused: a target beyond the exact range reads
+    reach chunks only; one refused reach chunk among them makes the answer an estimate."""
+    query = BEYOND[3][0]
+    tables = Tables(DEFAULT_TABLES)
+    tables.set_unavailable("official", [("reach", 1 << 11)])  # Yacht filled: one of its chunks
+    answer = advise_query(query, tables)
+    assert answer["estimate"] == {"lacking": ["reach"], "chance": True}
+    tables.set_unavailable("official", [("reach", 1 << 11), ("law", 1 << 11)])  # a law chunk it does not read
+    assert advise_query(query, tables)["estimate"]["lacking"] == ["reach"]
+    tables.set_unavailable("official", [("law", 1 << 11)])
+    assert advise_query(query, tables) == advise_query(query, full)

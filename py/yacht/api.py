@@ -74,9 +74,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .available import chunks_ahead_query
-from .available import lacking as _lacking
-from .available import loaders as _loaders
+from .available import Reads, chunks_ahead_query
 from .core.options import advise
 from .core.position import (
     GoalUnavailable,
@@ -88,6 +86,7 @@ from .core.position import (
     parse_query,
 )
 from .core.table import Table
+from .core.table_kinds import Unavailable
 from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
 __all__ = [
@@ -120,42 +119,44 @@ def _tilde(tables: Mapping[str, Table], variant: str) -> np.ndarray:
         raise TableMissing(variant) from None
 
 
-def _advice(position: Position, tables: Mapping[str, Table], solved=None) -> dict:
+def _advice(position: Position, tables: Mapping[str, Table], solved=None, reads: Reads | None = None) -> dict:
     """The advisor's JSON for a position, with the goal's chances when it has o= or t=
-    (``solved``: the goal's ``solve_turn`` of the position, when already computed). Where the
-    caller could not fetch files the goal reads, the answer says so in ``"estimate"``
-    (``goal.went_without``): the chance from what is loaded, or none (``"chance": false``,
-    the options by expected score alone) when not even the spread table is."""
+    (``solved``: the goal's ``solve_turn`` of the position, when already computed, with the
+    ``reads`` it was computed with). Where the loader refused files its caller could not fetch
+    now and the chance is not exact, the answer says so in ``"estimate"``: ``"lacking"``, the
+    kinds of the files refused (``available.Reads``), and ``"chance"``: the chance from what is
+    loaded (true), or none (false: the options by expected score alone) when not even the
+    spread table is."""
     variant = position.variant.name
     result = advise(position, _tilde(tables, variant)).to_json()
     if position.opponent is not None or position.target is not None:
-        from .chances.goal import goal_advice, went_without
+        from .chances.goal import goal_advice
 
-        spread, reach = _loaders(tables, variant)
-        without = went_without(position, _lacking(tables, variant))
+        reads = reads or Reads(tables, variant)
         try:
-            result = goal_advice(position, _tilde(tables, variant), result, spread, solved=solved, reach=reach)
+            result = goal_advice(position, _tilde(tables, variant), result, reads.spread, solved, reads.chunks)
         except GoalUnavailable:
-            if not without:
+            if not reads.refused:
                 raise
-            return {**result, "exact": False, "estimate": {"lacking": without, "chance": False}}
-        if without:
-            result["estimate"] = {"lacking": without, "chance": True}
+            return {**result, "exact": False, "estimate": {"lacking": reads.went_without(), "chance": False}}
+        if reads.refused and not result["exact"]:
+            result["estimate"] = {"lacking": reads.went_without(), "chance": True}
     return result
 
 
 def _solve_turn(position: Position, tables: Mapping[str, Table]):
-    """The goal's ``solve_turn`` of ``position`` from what is loaded, or None where the chance
-    needs a file its caller could not fetch (``_advice`` then says so)."""
+    """The goal's ``solve_turn`` of ``position`` from what is loaded and the ``Reads`` it read
+    with, or (None, reads) where the chance needs a file its caller could not fetch (``_advice``
+    then says so)."""
     from .chances.goal import solve_turn
 
-    spread, reach = _loaders(tables, position.variant.name)
+    reads = Reads(tables, position.variant.name)
     try:
-        return solve_turn(position, _tilde(tables, position.variant.name), spread, reach)
+        return solve_turn(position, _tilde(tables, position.variant.name), reads.spread, reads.chunks), reads
     except GoalUnavailable:
-        if not _lacking(tables, position.variant.name):
+        if not reads.refused:
             raise
-        return None
+        return None, reads
 
 
 def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: bool = False) -> dict:
@@ -172,10 +173,10 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
 def explain_query(query: str, tables: Tables, *, with_distribution: bool = False) -> dict:
     """``advise_query``'s answer with the coach's explanation of every option (``_explain``)."""
     position = parse_query(query)
-    solved = None
+    solved, reads = None, None
     if (position.opponent is not None or position.target is not None) and position.roll and not position.is_over:
-        solved = _solve_turn(position, tables)
-    result = _advice(position, tables, solved)
+        solved, reads = _solve_turn(position, tables)
+    result = _advice(position, tables, solved, reads)
     goal = None
     if solved is not None and all("win" in o or "reach" in o for o in result["options"]):
         from .play.graded import Chance
@@ -294,13 +295,29 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
 
     tilde = _tilde(tables, position.variant.name)
     found = goal_distribution(position, tilde)
-    _, reach = _loaders(tables, position.variant.name)
+    reach = Reads(tables, position.variant.name).chunks
     if found is None and position.target is not None and reach is not None and not position.is_over:
         from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
 
         if free_categories(position.sheet) <= REACH_PLAY_FREE:
-            found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
+            try:
+                found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
+            except Unavailable:
+                pass  # its caller could not fetch them now: the best average's
     return found or distribution(position, tilde)
+
+
+def _graded(grade, game, tildes: dict[str, np.ndarray], tables: Mapping[str, Table]):
+    """``grade(game, tildes, spread, chances=…, reach=…)`` (the review's ``review``, ``grade_last``
+    or a ``grade_decision``) with the goal's chances from what is loaded; graded by points alone
+    where the chances need a file its caller could not fetch now (the loader refused it)."""
+    reads = Reads(tables, game.variant.name)
+    try:
+        return grade(game, tildes, reads.spread, chances=reads.spread is not None, reach=reads.chunks)
+    except GoalUnavailable:
+        if not reads.refused:
+            raise
+        return grade(game, tildes, None, chances=False, reach=None)
 
 
 def _game(query: str, tables: Mapping[str, Table]):
@@ -341,8 +358,7 @@ def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = Fal
 
     game = _game(query, tables)
     variant = game.variant.name
-    spread, reach = _loaders(tables, variant)
-    graded = review(game, {variant: _tilde(tables, variant)}, spread, chances=spread is not None, reach=reach)
+    graded = _graded(review, game, {variant: _tilde(tables, variant)}, tables)
     result = graded.to_json()
     result["query"] = format_game(game)
     result["variant"] = variant
@@ -366,9 +382,8 @@ def explain_decision_query(query: str, tables: Tables, index: int = -1) -> dict:
 
     game = _game(query, tables)
     variant = game.variant.name
-    spread, reach = _loaders(tables, variant)
     tildes = {variant: _tilde(tables, variant)}
-    decision = grade_decision(game, index, tildes, spread, chances=spread is not None, reach=reach).to_json()
+    decision = _graded(lambda g, t, *a, **k: grade_decision(g, index, t, *a, **k), game, tildes, tables).to_json()
     _explain_decision(decision, tables)
     return {"query": format_game(game), "variant": variant, "decision": decision}
 
@@ -391,7 +406,7 @@ def _explain_decision(decision: dict, tables: Tables) -> None:
     if goal is not None:
         from .chances.coach import goal_aims
 
-        solved = _solve_turn(position, tables)
+        solved, _ = _solve_turn(position, tables)
         aims = goal_aims(position, solved) if solved is not None else {}
         for option in (decision["best"], decision["chosen"]):
             option["goal_aims"] = [a.to_json() for a in aims.get(_goal_key(option), [])]
@@ -410,8 +425,7 @@ def grade_query(query: str, tables: Mapping[str, Table]) -> dict:
 
     game = _game(query, tables)
     variant = game.variant.name
-    spread, reach = _loaders(tables, variant)
-    graded = grade_last(game, {variant: _tilde(tables, variant)}, spread, chances=spread is not None, reach=reach)
+    graded = _graded(grade_last, game, {variant: _tilde(tables, variant)}, tables)
     return {
         "query": format_game(game),
         "variant": variant,

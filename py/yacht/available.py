@@ -1,7 +1,11 @@
-"""What an answer may read of the tables its caller holds: the loaders of a variant's spread
-table and chunks (a ``loader.Tables`` has both, a plain mapping of Ẽ tables neither), less the
-kinds its caller could not fetch now (``loader.Tables.set_unavailable``): ``api`` answers without
-them and says so in ``"estimate"``."""
+"""What one answer reads of the tables its caller holds, and what it went without.
+
+``Reads(tables, variant)`` gives an answer its loaders of ``variant``'s spread table and chunks
+(a ``loader.Tables`` has both, a plain mapping of Ẽ tables neither). A loader asked for a file
+its caller could not fetch now (``loader.Tables.set_unavailable``) reads nothing of that request,
+records the files it refused in ``Reads.refused`` and raises ``loader.Unavailable``; the goal then
+answers without them (the spread table's normal law, or no chance at all). That record is the one
+source of an answer's ``"estimate"`` (``api``): nothing predicts it beside the loader."""
 
 from collections.abc import Callable, Mapping
 
@@ -9,24 +13,37 @@ import numpy as np
 
 from .core.position import PositionError, check_turn_order, parse_query
 from .core.table import Table
-from .core.table_kinds import chunk_name
+from .core.table_kinds import File, Unavailable, chunk_name
 
 
-def lacking(tables: Mapping[str, Table], variant: str) -> frozenset[str]:
-    """The kinds of ``variant`` its caller could not fetch now (``Tables.set_unavailable``)."""
-    found = getattr(tables, "lacking", None)
-    return found(variant) if found else frozenset()
+class Reads:
+    """The loaders of one answer of ``variant`` (``spread``, ``chunks``: ``None`` where
+    ``tables`` has no such loader) and the files they refused (``refused``: (kind, part) in the
+    order refused, each once)."""
 
+    def __init__(self, tables: Mapping[str, Table], variant: str) -> None:
+        self.variant = variant
+        self.refused: dict[File, None] = {}
+        self._lacking: frozenset[File] = getattr(tables, "lacking", lambda _: frozenset())(variant)
+        spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
+        self.spread: Callable[[], np.ndarray] | None = spread and (lambda: self._read([("spread", "")], spread))
+        self.chunks: Callable | None = chunks and (lambda wanted: self._chunks(chunks, wanted))
 
-def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.ndarray] | None, Callable | None]:
-    """The sd table's loader and the chunks' loader of ``variant``, where ``tables``
-    has them (``(None, None)`` for a plain mapping), and neither of a kind its caller could not
-    fetch now (the chunks' when either quantity lacks: an answer reads both or neither)."""
-    spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
-    without = lacking(tables, variant)
-    spread = None if "spread" in without else spread
-    chunks = None if without & {"reach", "law"} else chunks
-    return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
+    def _chunks(self, chunks_of: Callable, wanted: dict[str, list[int]]) -> dict:
+        files = [(quantity, mask) for quantity, masks in wanted.items() for mask in masks]
+        return self._read(files, lambda _: chunks_of(self.variant, wanted))
+
+    def _read(self, files: list[File], read: Callable):
+        """``read(variant)``, or ``Unavailable`` recording the ``files`` its caller could not fetch now."""
+        refused = [file for file in files if file in self._lacking]
+        if refused:
+            self.refused.update(dict.fromkeys(refused))
+            raise Unavailable(self.variant, refused)
+        return read(self.variant)
+
+    def went_without(self) -> list[str]:
+        """The kinds of the files refused, sorted (``[]``: none was)."""
+        return sorted({kind for kind, _ in self.refused})
 
 
 def chunks_ahead_query(query: str, game: bool = False) -> dict:

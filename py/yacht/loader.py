@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from .core import table_kinds
+from .core.categories import FULL_MASK
 from .core.table import Table, TableError, decode, decode_spread, file_name, spread_file_name
+from .core.table_kinds import File
 
 if TYPE_CHECKING:
     from .chances.reach_table import Chunk
@@ -31,6 +33,30 @@ if TYPE_CHECKING:
 
 DEFAULT_TABLES: Final = Path(__file__).resolve().parents[2] / "public" / "tables"
 """``build_table``'s output folder in this checkout (the CLI also honours ``$YACHT_TABLES``)."""
+
+
+def every_file(*kinds: str) -> list[File]:
+    """Every file (kind, part) of ``kinds``: a chunked kind's 4,095 masks, another's parts (for a
+    caller that goes without all of a kind: ``Tables.set_unavailable``)."""
+    found = []
+    for kind in kinds:
+        entry = table_kinds.KINDS[kind]
+        found += [(kind, part) for part in (range(FULL_MASK) if entry.chunked else entry.files)]
+    return found
+
+
+def _file(kind: str, part: str | int) -> File:
+    """(kind, part) checked: a kind of the registry fetched on demand (not at ``start``), a part
+    it has (a mask 0–4094 of a chunked kind); ``ValueError`` naming what is wrong."""
+    found = table_kinds.KINDS.get(kind)
+    if found is None or found.fetch == "start":
+        raise ValueError(f"not a kind an answer can go without: {kind!r:.40}")
+    if found.chunked:
+        if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < FULL_MASK:
+            raise ValueError(f"not a mask of a {kind} chunk: {part!r:.40}")
+    elif part not in found.files:
+        raise ValueError(f"the {kind} kind has no part {part!r:.40}")
+    return kind, part
 
 
 class Missing(LookupError):
@@ -98,19 +124,20 @@ class Tables(dict[str, Table]):
         self.spreads: dict[str, np.ndarray] = {}
         self.chunks: dict[tuple[str, str, int], Chunk] = {}
         self.coaches: dict[tuple[str, str], np.ndarray] = {}  # (variant, quantity); "": both, joined
-        self.unavailable: dict[str, frozenset[str]] = {}
-        """Variant → the kinds (names of ``table_kinds.KINDS``) its caller could not fetch now."""
+        self.unavailable: dict[str, frozenset[File]] = {}
+        """Variant → the files (kind, part) its caller could not fetch now."""
 
-    def set_unavailable(self, variant: str, kinds: list[str]) -> None:
-        """The kinds of ``variant`` that answers go without for now (``[]``: none). Only kinds a
-        caller fetches on demand may be named: the Ẽ table is essential."""
-        unknown = [k for k in kinds if k not in table_kinds.KINDS or table_kinds.KINDS[k].fetch == "start"]
-        if unknown:
-            raise ValueError(f"not a kind an answer can go without: {', '.join(map(str, unknown))}")
-        self.unavailable[variant] = frozenset(kinds)
+    def set_unavailable(self, variant: str, files: list) -> None:
+        """The files of ``variant`` that answers go without for now (``[]``: none): each a pair
+        (kind, part), ``part`` as ``Missing.parts`` names it (a chunked kind's mask, a kind of
+        several files the file's part, else ""). Only the files a caller fetches on demand may be
+        named: the Ẽ table is essential. An answer that would read one of them reads none of
+        what it asked for with it and goes without (``available.Reads``: the answer says so)."""
+        found = frozenset(_file(kind, part) for kind, part in files)
+        self.unavailable[variant] = found
 
-    def lacking(self, variant: str) -> frozenset[str]:
-        """The kinds of ``variant`` that answers go without for now (``set_unavailable``)."""
+    def lacking(self, variant: str) -> frozenset[File]:
+        """The files (kind, part) of ``variant`` that answers go without for now (``set_unavailable``)."""
         return self.unavailable.get(variant, frozenset())
 
     def __missing__(self, variant: str) -> Table:

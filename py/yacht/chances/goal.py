@@ -49,6 +49,7 @@ from ..core.policy import successor
 from ..core.position import Position, free_categories
 from ..core.ranking import TIE, rank, simplicity
 from ..core.rules import Variant, score_table
+from ..core.table_kinds import Unavailable
 from .calibration import BLEND, CALIBRATED, calibrated_channels, calibration_shift
 from .opponent import OPPONENT_EXACT_FREE, opponent_law, required_spread
 from .outcome import Distribution, Turn, max_future
@@ -64,6 +65,9 @@ from .winning import (
     win_payoff,
 )
 
+BLENDED: Final = "blended"
+"""``goal_after``'s second value where my future's chance blends the chunks (not exact, not the
+normal law): the answer's method is then ``calibration.CALIBRATED``."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
 """``"method"`` of an answer whose chance is approximate without chunks (the spread table's law)."""
 
@@ -107,18 +111,30 @@ def goal_after(
     - a score to reach (one channel) with ``chunks``: R of the next states, exact always;
     - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after``), exact;
     - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
-      advisor's exact law and the reach bound);
-    - beyond, without: the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
+      advisor's exact law and the reach bound; "exact" is then ``BLENDED``, a true value's
+      stand-in that says so);
+    - beyond, without (or where its caller could not fetch them now: ``loader.Unavailable``):
+      the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
     """
     masks = chunks_for(mask)
-    if chunks is not None and weights.size == 1:
-        return threshold_after(chunks({"reach": masks})["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), True
+    read = _read if chunks is not None else lambda _: None
+    if weights.size == 1 and (found := read(lambda: chunks({"reach": masks}))) is not None:
+        return threshold_after(found["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), True
     if 12 - bin(mask).count("1") <= exact_free:
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
-    if chunks is not None:
-        return blended_after(chunks({"law": masks, "reach": masks}), variant, mask, nu, sigma, payoff), False
+    if weights.size == 2 and (found := read(lambda: chunks({"law": masks, "reach": masks}))) is not None:
+        return blended_after(found, variant, mask, nu, sigma, payoff), BLENDED
     sd = required_spread(spread, "o" if weights.size == 2 else "t")
     return approximate_goal_after(tilde, sd, variant, mask, nu, sigma, payoff, laws), False
+
+
+def _read(load: Callable[[], dict]) -> dict | None:
+    """``load()``'s chunks, or None where its caller could not fetch them now (``loader.Unavailable``:
+    the answer goes without them, and its loader has recorded so)."""
+    try:
+        return load()
+    except Unavailable:
+        return None
 
 
 def _thresholds(payoff: np.ndarray, sigma: int) -> tuple[np.ndarray, np.ndarray]:
@@ -155,20 +171,6 @@ def chunks_needed(position: Position) -> dict[str, list[int]]:
         wanted["law"] += chunks_for(mask)
         wanted["reach"] += chunks_for(mask)
     return wanted
-
-
-def went_without(position: Position, lacking: frozenset[str]) -> list[str]:
-    """The kinds a goal answer of ``position`` goes without when its caller could not fetch
-    ``lacking`` now, sorted: the chunks it reads (``chunks_needed``: without either quantity it
-    reads neither, and the normal law of the spread table stands in), and the spread table too
-    where that is lacking as well. ``[]``: the answer is as good as with every file."""
-    wanted = chunks_needed(position)
-    if position.target is not None and free_categories(position.sheet) <= EXACT_FREE:
-        wanted = {}  # the goal DP is exact without them
-    read = {q for q, masks in wanted.items() if masks}
-    if not read or not lacking & {"reach", "law"}:
-        return []
-    return sorted(read | ({"spread"} & lacking))
 
 
 def chunks_ahead(position: Position, rival_next: bool = False) -> list[tuple[str, int]]:
@@ -263,8 +265,8 @@ def solve_turn(
     blends exact laws; see ``goal_after``)."""
     mask, nu, sigma = sheet_state(position.sheet)
     payoff, weights, names, exact = _goal_payoff(position, tilde, spread, reach)
-    root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
-    method = None if exact and mine_exact else CALIBRATED if reach is not None else APPROXIMATION
+    root, after, mine = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
+    method = None if exact and mine is True else CALIBRATED if exact and mine == BLENDED else APPROXIMATION
     shift = 0.0
     if method == CALIBRATED and position.opponent is not None:
         shift = calibration_shift(free_categories(position.sheet), free_categories(position.opponent))

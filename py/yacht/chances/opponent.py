@@ -14,8 +14,9 @@ import numpy as np
 from ..core.options import sheet_state
 from ..core.position import GoalUnavailable, Position, free_categories
 from ..core.rules import Variant
+from ..core.table_kinds import Unavailable
 from .outcome import Distribution, canonical_nu, max_future, solve_outcome
-from .reach_table import Reach
+from .reach_table import Chunk, Reach
 from .winning import normal_points
 
 OPPONENT_EXACT_FREE: Final = 4
@@ -26,9 +27,12 @@ beyond, it is read from the law chunk of their mask (exact too) or, without chun
 def required_spread(spread: Callable[[], np.ndarray] | None, field: str) -> np.ndarray:
     """The spread table (``spread()``), which a chance outside the exact range without chunks
     needs; ``GoalUnavailable`` on ``field`` when none is loaded."""
-    if spread is None:
-        raise GoalUnavailable(field, "outside the exact range the chance needs the spread table, and none is loaded")
-    return spread()
+    try:
+        if spread is not None:
+            return spread()
+    except Unavailable:
+        pass  # its caller could not fetch it now: recorded by the loader
+    raise GoalUnavailable(field, "outside the exact range the chance needs the spread table, and none is loaded")
 
 
 def last_turns_chance(position: Position, tilde: np.ndarray) -> dict | None:
@@ -56,7 +60,7 @@ def opponent_law(
     nu: int,
     sigma: int,
     exact_free: int = OPPONENT_EXACT_FREE,
-    memo: dict[tuple[int, int], Distribution] | None = None,
+    memo: dict[tuple, Distribution] | None = None,
     chunks: Reach | None = None,
 ) -> tuple[Distribution, bool]:
     """The opponent's final-score distribution under optimal-expected play from their state
@@ -65,19 +69,32 @@ def opponent_law(
     chunks, a normal law of their future points (mean Ẽ, sd from the spread table) on whole
     points. ``memo``: the laws of future points already found, for a caller that asks about
     many sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
-    range (every state an exact solve passes is kept), else by (mask, ν)."""
-    solved = 12 - bin(mask).count("1") <= exact_free
+    range (every state an exact solve passes is kept), else by (mask, ν), and the normal law by
+    (mask, ν, "normal"). A chunk its caller could not fetch now (``loader.Unavailable``) is gone
+    without: the normal law stands in."""
     memo = {} if memo is None else memo
-    key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if solved else (mask, nu)
-    if key not in memo:
-        most = max_future(variant, mask, nu)
-        if solved:
+    if 12 - bin(mask).count("1") <= exact_free:
+        key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0]))
+        if key not in memo:
             solve_outcome(tilde, variant, mask, nu, 0, memo)
-        elif chunks is not None:
-            chance = chunks({"law": [mask]})["law"][mask].at(np.array(nu), np.arange(most + 2))
-            memo[key] = Distribution(0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan"))
-        else:
-            sd = required_spread(spread, "o")
-            memo[key] = Distribution(0, normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), most), float("nan"))
-    law = memo[key]
-    return Distribution(sigma, law.points, law.bonus), solved or chunks is not None
+        return Distribution(sigma, memo[key].points, memo[key].bonus), True
+    most = max_future(variant, mask, nu)
+    if (mask, nu) not in memo and chunks is not None and (found := _law_chunk(chunks, mask)) is not None:
+        chance = found.at(np.array(nu), np.arange(most + 2))
+        memo[mask, nu] = Distribution(0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan"))
+    if (mask, nu) in memo:
+        return Distribution(sigma, memo[mask, nu].points, float("nan")), True
+    # the normal law, kept apart from the exact ones: a later call may read the chunk
+    if (mask, nu, "normal") not in memo:
+        sd = required_spread(spread, "o")
+        points = normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), most)
+        memo[mask, nu, "normal"] = Distribution(0, points, float("nan"))
+    return Distribution(sigma, memo[mask, nu, "normal"].points, float("nan")), False
+
+
+def _law_chunk(chunks: Reach, mask: int) -> Chunk | None:
+    """The law chunk of ``mask``, or None where its caller could not fetch it now (``loader.Unavailable``)."""
+    try:
+        return chunks({"law": [mask]})["law"][mask]
+    except Unavailable:
+        return None

@@ -120,3 +120,20 @@ def parts(kind: str) -> tuple[str, ...]:
 
 def chunk_name(mask: int) -> str:
     return CHUNK.format(mask=mask)
+
+
+File = tuple[str, str | int]
+"""One file of the tables: (kind, part), as ``loader.Missing`` names it: a chunked kind's mask, a
+kind of several files the file's part, else ""."""
+
+
+class Unavailable(LookupError):
+    """An answer asked for files of ``variant`` its caller could not fetch now
+    (``loader.Tables.set_unavailable``): ``files``, (kind, part) pairs. The answer goes without
+    them (``available.Reads`` records so)."""
+
+    def __init__(self, variant: str, files: list[File]) -> None:
+        names = ", ".join(f"{kind} {part}".strip() for kind, part in files)
+        super().__init__(f"could not be fetched now ({variant} rules): {names}")
+        self.variant = variant
+        self.files = files

@@ -42,6 +42,7 @@ from ..chances.goal import APPROXIMATION, GoalTurn, chunks_needed, goal_advice, 
 from ..chances.reach_table import Reach
 from ..core.options import Option, advise
 from ..core.position import Position
+from ..core.table_kinds import Unavailable
 from .game import Game, GameError, Step, replay
 from .graded import TIE, Chance, Chances, Decision, Point, Review, Winning, result_of
 
@@ -139,7 +140,10 @@ def _goals(game: Game, steps: list[Step], spread, reach: Reach | None, chances: 
         for step in steps:
             for quantity, masks in chunks_needed(step.position).items():
                 wanted.setdefault(quantity, set()).update(masks)
-        goals.reach({quantity: sorted(masks) for quantity, masks in wanted.items()})
+        try:
+            goals.reach({quantity: sorted(masks) for quantity, masks in wanted.items()})
+        except Unavailable:
+            pass  # some its caller could not fetch now: each step reads its own, or goes without
     return goals
 
 
