@@ -42,8 +42,9 @@ from ..chances.goal import APPROXIMATION, GoalTurn, chunks_needed, goal_advice, 
 from ..chances.reach_table import Reach
 from ..core.options import Option, advise
 from ..core.position import Position
-from .game import Game, GameError, Step, replay
 from .graded import TIE, Chance, Chances, Decision, Point, Review, Winning, result_of
+from .record import Game, GameError, Step
+from .replay import replay
 
 
 class _Goals:
