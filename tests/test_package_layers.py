@@ -7,7 +7,8 @@ In import order (``py/yacht/__init__.py`` says what each holds):
 A module may import from its own layer and the layers before it, never from a later one. Every
 import counts: at module level, inside functions and under ``if TYPE_CHECKING``, relative or
 absolute. A module outside the known folders and top-level files fails too, so that a new one is
-given its layer here on purpose.
+given its layer here on purpose. Within a layer, no import circle either: counting the same
+imports, no module imports one that (through others) imports it.
 """
 
 import ast
