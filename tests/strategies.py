@@ -69,44 +69,117 @@ def play_game(tilde, variant, rng, *, turns: int = 12, mistake_at: int | None = 
 
 
 @st.composite
-def games_with_opponent(draw, max_turns: int = N_CATEGORIES):
+def games_with_opponent(draw, max_turns: int = N_CATEGORIES, practice: bool = False, whole: bool = False):
     """A legal game record with the opponent's: random dice, keeps and free categories from
     a random start; my seat drawn; the opponent's turn after each of my finished turns (the
-    last may be missing), in free categories with points they can score."""
+    last may be missing), in free categories with points they can score. ``practice``: a
+    practice record instead (a drawn seed ``p``): from empty sheets at roll 1, me first, my dice
+    the seed's (``parse_game`` does not check the opponent's turns against the seed's). ``whole``:
+    the record has every turn of the number drawn (only its last may be unfinished or lack the
+    opponent's turn after it), not fewer."""
     from yacht.core.dice import roll_index
     from yacht.core.rules import score_table
     from yacht.play.game import Game, Turn
+    from yacht.play.practice_dice import ME, SEED_LIMIT, practice_roll
 
     variant = draw(variants)
-    sheet = draw(sheets(variant, max_filled=N_CATEGORIES - 1))
+    seed = draw(st.integers(0, SEED_LIMIT - 1)) if practice else None
+    sheet = (None,) * N_CATEGORIES if practice else draw(sheets(variant, max_filled=N_CATEGORIES - 1))
     mine = sum(v is not None for v in sheet)
-    seat = draw(st.sampled_from((1, 2)))
+    seat = 1 if practice else draw(st.sampled_from((1, 2)))
     theirs = list(draw(sheets(variant, min_filled=mine + seat - 1, max_filled=mine + seat - 1)))
     start = tuple(theirs)
-    first_roll = draw(st.integers(1, 3))
+    first_roll = 1 if practice else draw(st.integers(1, 3))
     scores, allowed = score_table(variant), possible_scores(variant)
     filled, turns, opponent_turns = list(sheet), [], []
-    for i in range(draw(st.integers(0, min(max_turns, N_CATEGORIES - mine)))):
-        rolls, keeps = [draw(dice)], []
+
+    def roll(number: int, roll: int, keep: tuple[int, ...]) -> tuple[int, ...]:
+        if seed is not None:
+            return practice_roll(seed, ME, number, roll, keep)
+        return keep + draw(st.tuples(*[st.integers(1, 6)] * (5 - len(keep))))
+
+    n = draw(st.integers(0, min(max_turns, N_CATEGORIES - mine)))
+    for i in range(n):
+        may_end = not whole or i == n - 1
+        rolls, keeps = [roll(mine + i + 1, 1, ())], []
         for _ in range(3 - (first_roll if i == 0 else 1)):
             if not draw(st.booleans()):
                 break
             keep = tuple(sorted(draw(st.permutations(rolls[-1]))[: draw(st.integers(0, 4))]))
             keeps.append(keep)
-            rolls.append(keep + draw(st.tuples(*[st.integers(1, 6)] * (5 - len(keep)))))
+            rolls.append(roll(mine + i + 1, len(rolls) + 1, keep))
         free = [c for c in range(N_CATEGORIES) if filled[c] is None]
-        category = draw(st.none() | st.sampled_from(free))
+        category = draw(st.none() | st.sampled_from(free) if may_end else st.sampled_from(free))
         turns.append(Turn(tuple(rolls), tuple(keeps), category))
         if category is None:
             break
         filled[category] = int(scores[roll_index(rolls[-1]), category])
         free_theirs = [c for c in range(N_CATEGORIES) if theirs[c] is None]
-        if not free_theirs or draw(st.integers(0, 4)) == 0:  # their turn not recorded yet: the last one
+        if not free_theirs or (may_end and draw(st.integers(0, 4)) == 0):  # their turn not recorded yet: the last one
             break
         c = draw(st.sampled_from(free_theirs))
         theirs[c] = draw(st.sampled_from(allowed[c]))
         opponent_turns.append((c, theirs[c]))
-    return Game(tuple(sheet), tuple(turns), variant, first_roll, start, tuple(opponent_turns))
+    return Game(tuple(sheet), tuple(turns), variant, first_roll, start, tuple(opponent_turns), practice=seed)
+
+
+@st.composite
+def damaged_records(draw) -> str:
+    """The query of a legal record (``games_with_opponent``, a practice one or not, or one of those
+    without the opponent's side, then with a score to reach or not) whose turns are damaged, in
+    ``h``, ``oh`` or both, one to three times each: a turn dropped, doubled, swapped with
+    another or (mine) its category letter dropped; the record's turns repeated; a character
+    changed, dropped or added; the text cut short."""
+    from dataclasses import replace
+
+    from yacht.play.game import format_game
+
+    game = draw(games_with_opponent(practice=draw(st.booleans()), whole=True))
+    if draw(st.booleans()):
+        free = game.practice is None and draw(st.booleans())
+        game = replace(game, opponent=None, opponent_turns=(), target=draw(st.integers(0, 400)) if free else None)
+    params = dict(part.split("=", 1) for part in format_game(game).split("&"))
+    for name in draw(st.sampled_from([("h",), ("oh",), ("h", "oh")] if "oh" in params else [("h",)])):
+        params[name] = draw(_damaged(params[name], name))
+    return "&".join(f"{name}={value}" for name, value in params.items())
+
+
+TURN_DAMAGES = ("drop", "double", "swap", "repeat", "unfinish")
+"""What ``damaged_records`` may do to whole turns (then to the text: ``TEXT_DAMAGES``)."""
+TEXT_DAMAGES = ("change", "delete", "add", "cut")
+
+
+@st.composite
+def _damaged(draw, text: str, name: str) -> str:
+    """``text``, an ``h`` or ``oh`` value, with one to three damages (``damaged_records``)."""
+    import re
+
+    pieces = text.split(".") if name == "h" else re.findall(r"[a-l]\d+", text)
+    kinds = [k for k in (*TURN_DAMAGES, *TEXT_DAMAGES) if name == "h" or k != "unfinish"]
+    done = sorted(draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=3)), key=kinds.index)
+    for kind in (k for k in done if k in TURN_DAMAGES and pieces):
+        i, j = (draw(st.integers(0, len(pieces) - 1)) for _ in range(2))
+        if kind == "drop":
+            del pieces[i]
+        elif kind == "double":
+            pieces.insert(j, pieces[i])
+        elif kind == "swap":
+            pieces[i], pieces[j] = pieces[j], pieces[i]
+        elif kind == "repeat":
+            pieces += pieces * draw(st.integers(1, 2))
+        else:
+            pieces[i] = pieces[i].rstrip("abcdefghijkl")
+    text = ("." if name == "h" else "").join(pieces)
+    alphabet = "123456-.aglz0" if name == "h" else "abglx0123456789"
+    for kind in (k for k in done if k in TEXT_DAMAGES):
+        i = draw(st.integers(0, len(text)))
+        if kind == "add":
+            text = text[:i] + draw(st.sampled_from(alphabet)) + text[i:]
+        elif kind == "cut":
+            text = text[:i]
+        elif i < len(text):
+            text = text[:i] + (draw(st.sampled_from(alphabet)) if kind == "change" else "") + text[i + 1 :]
+    return text
 
 
 def advisor_practice(tilde, variant, seed: int, opponent: bool, mistakes: bool = True) -> Practice:

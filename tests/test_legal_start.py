@@ -1,10 +1,27 @@
-"""A broken game record keeps its legal part (``yacht.play.legal_start``): for a twelve-turn game
-against a rival, every turn of either side broken in turn, the game before it is kept, and the
-turn named is the one broken."""
+"""A broken game record keeps its legal part (``yacht.play.game.LegalStart``): for a twelve-turn
+game against a rival, every turn of either side broken in turn, the game before it is kept, and
+the turn named is the one broken. ``replay`` says where a record stops being legal
+(``GameError.stop``), and the legal part found in that one replay is the one that replaying
+shorter records, longest first, finds (the reference, kept here), on random damaged records."""
+
+import re
+from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from strategies import damaged_records
 from yacht.core.rules import DEFAULT_VARIANT, possible_scores
-from yacht.play.game import CATEGORY_LETTERS, GameError, format_game, parse_game
+from yacht.play.game import (
+    CATEGORY_LETTERS,
+    GameError,
+    format_game,
+    parse_game,
+    parse_opponent_turns,
+    parse_turns,
+    read_start,
+    replay,
+)
+from yacht.play.record import Stop
 
 MINE = [f"12345-{'' if i % 2 else '1'}-1{i % 5 + 2}{i % 4 + 2}{i % 3 + 4}6{CATEGORY_LETTERS[i]}" for i in range(12)]
 THEIRS = [f"{CATEGORY_LETTERS[11 - i]}{min(possible_scores(DEFAULT_VARIANT)[11 - i])}" for i in range(12)]
@@ -73,3 +90,94 @@ def test_a_missing_rival_turn_drops_my_turn_after_it() -> None:
     error = broken(record(MINE[:3], THEIRS[:1]))
     assert error.field == "oh"
     assert (error.legal.who, error.legal.turn, error.legal.mine, error.legal.theirs) == ("me", 3, 2, 1)
+
+
+def test_an_unfinished_turn_before_another_is_kept_as_the_legal_games_last():
+    unfinished = MINE[1][:-1]
+    error = broken(record([MINE[0], unfinished, MINE[2]], THEIRS[:2]))
+    assert str(error) == "h: turn 2: no category scored before the next turn"
+    assert (error.legal.who, error.legal.turn, error.legal.mine, error.legal.theirs) == ("me", 3, 2, 1)
+    assert format_game(error.legal.game) == record([MINE[0], unfinished], THEIRS[:1])
+    # with a fault of its own besides (a keep not in the dice), it is dropped too
+    error = broken(record([MINE[0], "12345-6-16666", MINE[2]], THEIRS[:2]))
+    assert str(error) == "h: turn 2: no category scored before the next turn"
+    assert (error.legal.who, error.legal.turn, error.legal.mine, error.legal.theirs) == ("me", 2, 1, 1)
+
+
+def test_replay_says_where_a_record_stops_being_legal():
+    def stop(mine: list[str], theirs: list[str]) -> tuple[str, Stop | None]:
+        game = replace(parse_game(record(MINE, THEIRS)), turns=tuple(parse_turns(".".join(mine))))
+        with pytest.raises(GameError) as raised:
+            replay(replace(game, opponent_turns=tuple(parse_opponent_turns("".join(theirs), game.variant))))
+        return raised.value.field, raised.value.stop
+
+    # my turn 5 scores Aces again: four of mine, with the rival's four after them
+    assert stop([*MINE[:4], MINE[4][:-1] + "a", *MINE[5:]], THEIRS) == ("h", Stop(5, 4, 4))
+    # the rival's turn 3 scores Yacht again: three of mine and two of theirs
+    assert stop(MINE, [*THEIRS[:2], THEIRS[0], *THEIRS[3:]]) == ("oh", Stop(3, 3, 2))
+    # the rival's turn 2 is missing before my turn 3: two of mine and one of theirs
+    assert stop(MINE[:3], THEIRS[:1]) == ("oh", Stop(2, 2, 1))
+    # a thirteenth turn of mine: the whole game is legal
+    assert stop([*MINE, MINE[0]], THEIRS) == ("h", Stop(13, 12, 12))
+
+
+def salvage_by_shorter_replays(query: str) -> tuple[str, str, tuple | None] | None:
+    """The reference: what ``parse_game(query)`` raised when a broken record's legal start was
+    found by replaying shorter records, longest first (up to 13 × 14 replays): None for a legal
+    record, else the error's field and message and the legal start, ``(its query, mine, theirs,
+    who, turn)`` or None."""
+    start, params = read_start(query)
+    opponent_filled = sum(v is not None for v in start.opponent or ())
+    try:
+        mine = parse_turns(params["h"])
+        theirs = parse_opponent_turns(params.get("oh", ""), start.variant, opponent_filled) if start.opponent else []
+        replay(replace(start, turns=tuple(mine), opponent_turns=tuple(theirs)))
+        return None
+    except GameError as e:
+        field, message = e.field, str(e)
+    mine, theirs = [], []
+    all_mine = len(params["h"].split(".")) if params["h"] else 0
+    try:
+        parse_turns(params["h"], mine)
+    except GameError:
+        pass
+    all_theirs = 0
+    if start.opponent is not None:
+        try:
+            all_theirs = len(parse_opponent_turns(params.get("oh", ""), start.variant, opponent_filled, theirs))
+        except GameError:
+            all_theirs = len(theirs) + 1
+    for k in range(len(mine), -1, -1):
+        for j in range(min(len(theirs), k + 1), -1, -1):
+            game = replace(start, turns=tuple(mine[:k]), opponent_turns=tuple(theirs[:j]))
+            if (k, j) == (0, 0) or not is_legal(game):
+                continue
+            mine_lost, theirs_lost = k < all_mine, j < all_theirs
+            if theirs_lost and (not mine_lost or field == "oh"):
+                return field, message, (format_game(game), k, j, "opponent", opponent_filled + j + 1)
+            return field, message, (format_game(game), k, j, "me", sum(v is not None for v in start.sheet) + k + 1)
+    return field, message, None
+
+
+def is_legal(game) -> bool:
+    try:
+        replay(game)
+    except GameError:
+        return False
+    return True
+
+
+@settings(max_examples=1000)
+@given(damaged_records())
+def test_the_one_replay_legal_start_is_the_one_shorter_replays_find(query: str) -> None:
+    expected = salvage_by_shorter_replays(query)
+    try:
+        parse_game(query)
+    except GameError as e:
+        legal = e.legal and (format_game(e.legal.game), e.legal.mine, e.legal.theirs, e.legal.who, e.legal.turn)
+        assert (e.field, str(e), legal) == expected
+        if e.stop is not None:  # a record whose turns all read: the replay's stop names the turn at fault
+            assert f"turn {e.stop.turn}" == re.search(r"turn \d+", str(e))[0]
+            assert ((e.legal.mine, e.legal.theirs) if e.legal else (0, 0)) == (e.stop.mine, e.stop.theirs)
+    else:
+        assert expected is None

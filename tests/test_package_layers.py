@@ -7,10 +7,12 @@ In import order (``py/yacht/__init__.py`` says what each holds):
 A module may import from its own layer and the layers before it, never from a later one. Every
 import counts: at module level, inside functions and under ``if TYPE_CHECKING``, relative or
 absolute. A module outside the known folders and top-level files fails too, so that a new one is
-given its layer here on purpose.
+given its layer here on purpose. Within a layer, no import circle either: counting the same
+imports, no module imports one that (through others) imports it.
 """
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -102,6 +104,83 @@ def test_every_import_goes_down_the_layers():
     assert len(modules) > 30
     found = [str(v) for path in modules for v in violations(path)]
     assert not found, "imports from a later layer (or outside the layers):\n" + "\n".join(found)
+
+
+def import_graph(replaced: dict[Path, str] | None = None) -> dict[str, dict[str, str]]:
+    """Each module of the package (dotted) → the package's modules it imports, each with where its
+    first import of it is (``py/yacht/…/x.py:line``). Every import statement counts, at any depth
+    (inside functions, ``if TYPE_CHECKING``), relative or absolute; ``from x import y`` imports the
+    submodule ``x.y`` when there is one, else ``x``. ``replaced``: texts to read instead of some files'."""
+    paths = {module_name(path): path for path in package_modules()}
+    graph: dict[str, dict[str, str]] = {}
+    for importer, path in paths.items():
+        source = (replaced or {}).get(path) or path.read_text()
+        where = path.relative_to(ROOT).as_posix()
+        edges = graph.setdefault(importer, {})
+        for node in ast.walk(ast.parse(source, where)):
+            named = imported_modules(node, importer, path.name == "__init__.py")
+            if named and isinstance(node, ast.ImportFrom) and node.module:
+                named = [f"{named[0]}.{alias.name}" for alias in node.names]
+            for target in named:
+                while target not in paths and "." in target:  # a name of a module: that module
+                    target = target.rsplit(".", 1)[0]
+                if target in paths and target != importer:
+                    edges.setdefault(target, f"{where}:{node.lineno}")
+    return graph
+
+
+def import_circle(graph: dict[str, dict[str, str]]) -> list[str]:
+    """A circle of imports in ``graph`` (``import_graph``), as its steps "module (where it imports
+    the next)" back to the first module, or [] when there is none."""
+    state: dict[str, str] = {}  # "open" while on the path walked, "done" once every import is walked
+    path: list[str] = []
+
+    def walk(module: str) -> list[str]:
+        state[module] = "open"
+        path.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":
+                circle = [*path[path.index(target) :], target]
+                return [f"{a} ({graph[a][b]})" for a, b in pairwise(circle)] + [target]
+            if target not in state and (found := walk(target)):
+                return found
+        state[module] = "done"
+        path.pop()
+        return []
+
+    for module in sorted(graph):
+        if module not in state and (found := walk(module)):
+            return found
+    return []
+
+
+def test_no_import_circle_even_through_imports_inside_functions():
+    graph = import_graph()
+    assert len(graph) > 30 and sum(map(len, graph.values())) > 100
+    circle = import_circle(graph)
+    assert not circle, "an import circle (a module needs itself, through these imports):\n  " + "\n  → ".join(circle)
+
+
+def test_the_circle_check_names_every_import_of_a_circle_lazy_and_absolute_ones_too():
+    dice = PACKAGE / "core" / "dice.py"
+    assert "yacht.core.dice" in import_graph()["yacht.core.options"]  # options imports dice
+    lazy = dice.read_text() + "\n\ndef f():\n    if True:\n        from .options import advise\n"
+    assert import_circle(import_graph({dice: lazy}))[:2] == [
+        f"yacht.core.dice (py/yacht/core/dice.py:{lazy.count(chr(10))})",
+        f"yacht.core.options ({import_graph()['yacht.core.options']['yacht.core.dice']})",
+    ]
+    absolute = dice.read_text() + "\n\ndef f():\n    import yacht.core.options\n"
+    assert "yacht.core.options" in import_graph({dice: absolute})["yacht.core.dice"]
+    package = dice.read_text() + "\n\ndef f():\n    from . import options\n"
+    assert "yacht.core.options" in import_graph({dice: package})["yacht.core.dice"]
+    assert import_circle(import_graph({dice: absolute})) and import_circle(import_graph({dice: package}))
+    assert import_circle({"a": {"b": "a.py:1"}, "b": {"c": "b.py:2"}, "c": {"a": "c.py:3"}}) == [
+        "a (a.py:1)",
+        "b (b.py:2)",
+        "c (c.py:3)",
+        "a",
+    ]
+    assert import_circle({"a": {"b": "a.py:1"}, "b": {}, "c": {"a": "c.py:3", "b": "c.py:4"}}) == []
 
 
 def test_every_folder_is_a_layer_that_says_what_it_holds_and_may_import():

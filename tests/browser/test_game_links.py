@@ -1,5 +1,5 @@
 """Game links that are not legal games: what the page says and offers, the page still usable, and
-a damaged record keeping its legal turns (``yacht.play.legal_start``), as the CLI says it."""
+a damaged record keeping its legal turns (``yacht.play.game.LegalStart``), as the CLI says it."""
 
 import json
 import subprocess

@@ -242,7 +242,7 @@ function callPython(py, call) {
       const exc = py.sys.last_exc;
       try {
         if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
-          const legal = exc.legal?.to_json(); // a game record's legal part (yacht.play.legal_start)
+          const legal = exc.legal?.to_json(); // a game record's legal part (yacht.play.game.LegalStart)
           throw { kind: "position", field: exc.field, message: exc.toString(), ...(legal && { legal: plain(legal) }) };
         }
         const lacking = exc && missing(py, exc);

@@ -59,17 +59,19 @@ as multisets; the order shown is free). The opponent's turns are those of the si
 
     v=<variant>&p=<seed>&h=…&oh=…
 
-Every bad record raises ``GameError`` naming the turn and what is wrong.
+Every bad record raises ``GameError`` naming the turn and what is wrong; one whose turns break
+(``h`` or ``oh``) carries its legal start (``LegalStart``: the longest legal game of its first
+turns), found in the one replay that checks it (``replay``: ``GameError.stop``).
 """
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Final
 
 from ..core.categories import N_CATEGORIES, NAMES_EN
-from ..core.dice import N_DICE, roll_index
+from ..core.dice import N_DICE
 from ..core.position import PARAMETERS as POSITION_PARAMETERS
 from ..core.position import (
-    Position,
     PositionError,
     check_turn_order,
     format_sheet,
@@ -78,30 +80,17 @@ from ..core.position import (
     ranges,
     split_query,
 )
-from ..core.rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores, score_table
-from .practice_dice import ME, SeedError, faces, format_seed, parse_seed
-from .record import Game, GameError, Step, Turn
+from ..core.rules import DEFAULT_VARIANT, VARIANTS, Variant, possible_scores
+from .practice_dice import SeedError, format_seed, parse_seed
+from .record import MAX_ROLLS, Game, GameError, Step, Turn
+from .replay import replay
 
-__all__ = ["Game", "GameError", "Step", "Turn"]  # the record's types, read and written here
+__all__ = ["MAX_ROLLS", "Game", "GameError", "Step", "Turn", "replay"]  # the record's types and its replay
 
 CATEGORY_LETTERS: Final = "abcdefghijkl"
-MAX_ROLLS: Final = 3
 DIGITS: Final = "0123456789"
 OPPONENT_PARAMETERS: Final = ("o", "oh")
 """The opponent's sheet at the start and their turns (see the module docstring)."""
-
-
-def _turn_number(sheet: tuple[int | None, ...], index: int) -> int:
-    return sum(v is not None for v in sheet) + index + 1
-
-
-def _contains(dice: tuple[int, ...], part: tuple[int, ...]) -> bool:
-    rest = list(dice)
-    for d in part:
-        if d not in rest:
-            return False
-        rest.remove(d)
-    return True
 
 
 def _parse_turn(part: str, where: str) -> Turn:
@@ -197,18 +186,38 @@ def parse_game(query: str) -> Game:
     """Read a game from its query string (``s``, ``r``, ``v``, ``h``; ``o`` and ``oh``
     with an opponent, or ``t``) and check it is a legal game (see ``replay``). A record
     whose turns break (``h`` or ``oh``) raises with ``legal`` set: the longest legal game
-    before the fault (``legal_start``), or ``None`` when not one turn is legal."""
+    before the fault (``LegalStart``), or ``None`` when not one turn is legal. The record
+    is replayed once: its turns before the first that cannot be read, or all of them."""
     start, params = read_start(query)
+    mine: list[Turn] = []
+    theirs: list[tuple[int, int]] = []
+    readers: dict[str, Callable[[], object]] = {
+        "h": lambda: parse_turns(params["h"], mine),
+        "oh": lambda: _their_turns(start, params, theirs),
+    }
+    unread = {name: e for name, read in readers.items() if (e := _error_of(read)) is not None}
+    game = replace(start, turns=tuple(mine), opponent_turns=tuple(theirs))
     try:
-        game = replace(start, turns=tuple(parse_turns(params["h"])), opponent_turns=tuple(_their_turns(start, params)))
         replay(game)
     except GameError as e:
-        from .legal_start import legal_start  # it reads records with this module
+        assert e.stop is not None  # replay says where it stops
+        fault, kept = next(iter(unread.values()), e), (e.stop.mine, e.stop.theirs)
+    else:
+        if not unread:
+            return game
+        fault, kept = next(iter(unread.values())), (len(mine), len(theirs))
+    all_theirs = len(theirs) + (1 if "oh" in unread else 0)  # an unreadable turn: one more at least
+    fault.legal = _legal_start(start, params, fault.field, mine[: kept[0]], theirs[: kept[1]], all_theirs)
+    raise fault
 
-        if e.field in ("h", "oh"):
-            e.legal = legal_start(start, params, e.field)
-        raise
-    return game
+
+def _error_of(read: Callable[[], object]) -> GameError | None:
+    """The ``GameError`` that ``read()`` raises, or None."""
+    try:
+        read()
+    except GameError as e:
+        return e
+    return None
 
 
 def read_start(query: str) -> tuple[Game, dict[str, str]]:
@@ -248,12 +257,11 @@ def read_start(query: str) -> tuple[Game, dict[str, str]]:
     return Game(sheet, (), variant, int(first_roll), opponent, (), target, practice), params
 
 
-def _their_turns(start: Game, params: dict[str, str]) -> list[tuple[int, int]]:
-    """The opponent's turns of a record whose start is ``start`` (none without an opponent)."""
-    if start.opponent is None:
-        return []
-    filled = sum(v is not None for v in start.opponent)
-    return parse_opponent_turns(params.get("oh", ""), start.variant, filled)
+def _their_turns(start: Game, params: dict[str, str], read: list[tuple[int, int]]) -> None:
+    """Read into ``read`` the opponent's turns of a record whose start is ``start`` (none without
+    an opponent); raises for one that cannot be read, those before it read."""
+    if start.opponent is not None:
+        parse_opponent_turns(params.get("oh", ""), start.variant, _filled(start.opponent), read)
 
 
 def _parse_practice(params: dict[str, str]) -> int | None:
@@ -295,123 +303,54 @@ def format_game(game: Game) -> str:
     return "&".join(parts)
 
 
-def replay(game: Game) -> tuple[list[Step], Position]:
-    """Every choice of the game in order, and the position it ends in. With an
-    opponent, each position carries their sheet at that moment (``opponent``),
-    the end position too, even when their turn is next; with a score to reach,
-    each carries it (``target``).
+@dataclass(frozen=True)
+class LegalStart:
+    """The legal part of a broken record: ``game`` (its turns, ``mine`` of mine and ``theirs`` of
+    the opponent's, counted from the record's start) and the turn at fault: ``who`` ("me" or
+    "opponent") and ``turn``, its number in the game (1–12, counting the sheets' filled
+    categories at the start).
 
-    Raises ``GameError`` for a keep not in the dice, dice that lack the kept
-    ones, a category already filled, a turn after the sheet is full, or a
-    turn left unfinished before another; with an opponent, for an opponent's
-    turn missing before my next turn, one the record has no place for, or a
-    category of theirs already filled.
-    """
-    sheet = list(game.sheet)
-    scores = score_table(game.variant)
-    steps: list[Step] = []
-    rival = _Rival(game)
-    position = Position(tuple(sheet), None, 0, game.variant, rival.sheet, game.target)
-    for i, turn in enumerate(game.turns):
-        number = _turn_number(game.sheet, i)
-        where = f"turn {number}"
-        if all(v is not None for v in sheet):
-            raise GameError("h", f"{where}: the sheet is full, the game ended after turn {number - 1}")
-        if i > 0:
-            rival.play_before(number)
-        if turn.category is None and i < len(game.turns) - 1:
-            raise GameError("h", f"{where}: no category scored before the next turn")
-        roll = game.first_roll if i == 0 else 1
-        if roll + len(turn.rolls) - 1 > MAX_ROLLS:
-            raise GameError("h", f"{where}: more than {MAX_ROLLS} rolls")
-        dice = turn.rolls[0]
-        for keep, next_dice in zip(turn.keeps, turn.rolls[1:], strict=True):
-            if not _contains(dice, keep):
-                raise GameError("h", f"{where}, roll {roll}: keep {_digits(keep)} is not in the dice {_digits(dice)}")
-            if not _contains(next_dice, keep):
-                raise GameError(
-                    "h", f"{where}, roll {roll + 1}: the dice {_digits(next_dice)} lack the kept {_digits(keep)}"
-                )
-            at = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
-            steps.append(Step(number, at, keep=keep, next_dice=next_dice))
-            dice, roll = next_dice, roll + 1
-        if game.practice is not None:
-            _check_practice_dice(game.practice, number, turn)
-        position = Position(tuple(sheet), dice, roll, game.variant, rival.sheet, game.target)
-        if turn.category is not None:
-            c = turn.category
-            if sheet[c] is not None:
-                raise GameError("h", f"{where}: {NAMES_EN[c]} is already filled")
-            steps.append(Step(number, position, category=c))
-            sheet[c] = int(scores[roll_index(dice), c])
-            position = Position(tuple(sheet), None, 0, game.variant, rival.sheet, game.target)
-    last = game.turns[-1] if game.turns else None
-    rival.play_after(sum(v is not None for v in sheet), last is None or last.category is not None)
-    return steps, position._replace(opponent=rival.sheet)
+    A record whose turn cannot be read or breaks the rules is not thrown away whole: its legal
+    start keeps the most of my turns, from the record's start, that replay legally with as many
+    of the opponent's turns as fit them (the turns before an unreadable one only), as the one
+    replay of ``parse_game`` finds them (``GameError.stop``)."""
+
+    game: Game
+    mine: int
+    theirs: int
+    who: str
+    turn: int
+
+    def to_json(self) -> dict:
+        """``{"query": the legal game's canonical query, "turns", "opponent_turns",
+        "through_turn": the number of my last turn kept (0: none), "dropped": {"who", "turn"}}``."""
+        return {
+            "query": format_game(self.game),
+            "turns": self.mine,
+            "opponent_turns": self.theirs,
+            "through_turn": _filled(self.game.sheet) + self.mine if self.mine else 0,
+            "dropped": {"who": self.who, "turn": self.turn},
+        }
 
 
-class _Rival:
-    """The opponent's side of ``replay``: their sheet, and their recorded turns played in
-    the order the record implies (their i-th after my i-th)."""
-
-    def __init__(self, game: Game) -> None:
-        self.sheet = game.opponent
-        self.turns = list(game.opponent_turns)
-        self.played = 0
-        self.filled = 0 if game.opponent is None else sum(v is not None for v in game.opponent)
-        self.seat = game.seat
-
-    def _play(self) -> None:
-        category, points = self.turns[self.played]
-        assert self.sheet is not None
-        where = f"the opponent's turn {self.filled + self.played + 1}"
-        if all(v is not None for v in self.sheet):
-            raise GameError("oh", f"{where}: their sheet is full, the game is over")
-        if self.sheet[category] is not None:
-            raise GameError("oh", f"{where}: {NAMES_EN[category]} is already filled")
-        self.sheet = (*self.sheet[:category], points, *self.sheet[category + 1 :])
-        self.played += 1
-
-    def play_before(self, mine: int) -> None:
-        """The opponent's turn due before my turn number ``mine`` (not my record's first)."""
-        if self.sheet is None:
-            return
-        if self.played == len(self.turns):
-            number = self.filled + self.played + 1
-            raise GameError(
-                "oh", f"the opponent's turn {number} is missing: it comes before your turn {mine} (players alternate)"
-            )
-        self._play()
-
-    def play_after(self, mine: int, finished: bool) -> None:
-        """The opponent's turns after my last recorded one, when I have filled ``mine``
-        categories (``finished``: my last recorded turn scored one, or none is recorded):
-        at most one, and only when the counts make it theirs."""
-        if self.sheet is None or self.played == len(self.turns):
-            return
-        theirs = self.filled + self.played
-        if finished and theirs < mine + (0 if self.seat == 1 else 1):
-            self._play()
-        if self.played < len(self.turns):
-            if all(v is not None for v in self.sheet):
-                self._play()  # their sheet is full: the game is over
-            number = self.filled + self.played + 1
-            why = "which is not finished" if not finished else "which the record does not have"
-            raise GameError("oh", f"the opponent's turn {number} comes after your turn {mine + 1}, {why}")
+def _legal_start(
+    start: Game, params: dict[str, str], fault: str, mine: list[Turn], theirs: list[tuple[int, int]], all_theirs: int
+) -> LegalStart | None:
+    """The legal start of the record ``params`` (its ``h`` and ``oh``) from ``start``
+    (``read_start``), whose fault is in field ``fault`` ("h": my turn, "oh": the opponent's):
+    its turns ``mine`` and ``theirs``, of the record's ``all_theirs`` of the opponent's; ``None``
+    when not one turn of either is legal."""
+    k, j = len(mine), len(theirs)
+    if (k, j) == (0, 0):
+        return None
+    game = replace(start, turns=tuple(mine), opponent_turns=tuple(theirs))
+    all_mine = len(params["h"].split(".")) if params["h"] else 0
+    # the turn dropped first: the only side that lost turns, else the side at fault
+    mine_lost, theirs_lost = k < all_mine, j < all_theirs
+    if theirs_lost and (not mine_lost or fault == "oh"):
+        return LegalStart(game, k, j, "opponent", _filled(start.opponent) + j + 1)
+    return LegalStart(game, k, j, "me", _filled(start.sheet) + k + 1)
 
 
-def _check_practice_dice(seed: int, number: int, turn: Turn) -> None:
-    """Each roll of my turn ``number`` holds the seed's dice: the kept ones and the first faces."""
-    for roll, dice in enumerate(turn.rolls, start=1):
-        kept = turn.keeps[roll - 2] if roll > 1 else ()
-        thrown = faces(seed, ME, number, roll)[: N_DICE - len(kept)]
-        if sorted(dice) != sorted((*kept, *thrown)):
-            raise GameError(
-                "h",
-                f"turn {number}, roll {roll}: the dice {_digits(dice)} are not the practice's "
-                f"(seed {format_seed(seed)}: {_digits(tuple(kept))} kept and {_digits(thrown)} thrown)",
-            )
-
-
-def _digits(dice: tuple[int, ...]) -> str:
-    return "".join(map(str, dice)) or "(none)"
+def _filled(sheet: tuple[int | None, ...] | None) -> int:
+    return sum(v is not None for v in sheet or ())

@@ -21,8 +21,10 @@ from ..core.dice import N_DICE, roll_index
 from ..core.options import first_by_value
 from ..core.position import Position
 from ..core.rules import Variant, score_table
-from .game import MAX_ROLLS, Game, GameError, Turn, format_game, replay
+from .game import format_game
 from .practice_dice import ME, OPPONENT, practice_roll
+from .record import MAX_ROLLS, Game, GameError, Turn
+from .replay import replay
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,37 @@
-"""A game record's types: its turns, the game, a replayed step, and the error of a record that
-cannot be read (the format: ``play.game``)."""
+"""A game record's types: its turns, the game, a replayed step, the error of a record that
+cannot be read and where it stops being legal (the format: ``play.game``; the replay:
+``play.replay``)."""
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..core.categories import N_CATEGORIES
 from ..core.position import Position, PositionError
 from ..core.rules import DEFAULT_VARIANT, Variant
 
+MAX_ROLLS: Final = 3
+"""The rolls of a turn, at most."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a record stops being legal (``GameError.stop``, set by ``replay``). ``turn``: the
+    number in the game (1–13) of the turn at fault, mine or the opponent's as the error's
+    ``field`` says ("h" or "oh"). ``mine``, ``theirs``: the longest legal game the record's turns
+    make from its start is its first ``mine`` of my turns with its first ``theirs`` of the
+    opponent's (the most of mine, then the most of theirs that fit them; 0 and 0: no turn)."""
+
+    turn: int
+    mine: int
+    theirs: int
+
 
 class GameError(PositionError):
     """A record that cannot be read or replayed. ``field`` is the parameter at fault;
-    ``legal`` (set by ``parse_game``): what of the record is legal, a ``legal_start.LegalStart``."""
+    ``stop`` (set by ``replay``): where the record stops being legal, a ``Stop``; ``legal`` (set
+    by ``parse_game``): what of the record is legal, a ``game.LegalStart``."""
 
+    stop: Stop | None = None
     legal = None
 
     def to_json(self) -> dict:

@@ -43,8 +43,9 @@ from ..chances.reach_table import Reach
 from ..core.options import Option, advise
 from ..core.position import Position
 from ..core.table_kinds import Unavailable
-from .game import Game, GameError, Step, replay
 from .graded import TIE, Chance, Chances, Decision, Point, Review, Winning, result_of
+from .record import Game, GameError, Step
+from .replay import replay
 
 
 class _Goals:

@@ -42,7 +42,7 @@ export function describeLinkError(error, query) {
     return { text: t("errVariant", quote(name)), target: TARGETS.v, fix: { kind: "variant", label: t("fixVariant") } };
   }
   if ((field === "h" || field === "oh") && error.legal) {
-    // A record that breaks at a turn keeps the legal game before it (yacht.play.legal_start).
+    // A record that breaks at a turn keeps the legal game before it (yacht.play.game.LegalStart).
     const { query: legal, dropped, through_turn: through } = error.legal;
     const text = dropped.who === "me" ? t("errGameAt", dropped.turn) : t("errTheirTurnAt", dropped.turn);
     return { text, target: null, fix: { kind: "game", legal, label: t("fixGameLegal", through) } };
