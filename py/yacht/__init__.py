@@ -10,7 +10,8 @@ every import, those inside functions included):
     chances/   distributions and chances: of the final score, of winning against an opponent's
                sheet, of reaching a score (outcome, winning, spread, reach, law, reach_table,
                simulate, reach_play, opponent, calibration, goal, average_distribution)
-    play/      whole games: game (the record format), same_game, practice_dice, practice, graded,
+    play/      whole games: record (a game record's parts), replay (where a record stops being
+               legal), game (the record format), same_game, practice_dice, practice, graded,
                review, duel
     loader     the edges, in this folder: ``loader`` reads the table files (the package's only
     api        I/O below the command line), ``api`` turns a query into the JSON-ready answer
