@@ -192,8 +192,16 @@ def runtime_start(page: Page) -> str:
     return page.evaluate("performance.getEntriesByName('yacht:runtime-start')[0]?.detail ?? '?'")
 
 
-def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
-    """(b) cold and (c) second-visit first advice in ms, and (a) the first visit's bytes by file."""
+PRIMING = """(() => {
+  const [start, done] = ["start", "done"].map((s) => performance.getEntriesByName(`yacht:runtime-code:${s}`)[0]);
+  return start && done ? done.startTime - start.startTime : null;
+})()"""
+"""The ms the first visit spent compiling the runtime's code ahead (offline.js: primeRuntimeCode), or null."""
+
+
+def visits(browser: Browser, base: str, cpu_rate: float | None = None, wait_for_priming: bool = True) -> dict:
+    """(b) cold and (c) second-visit first advice in ms, and (a) the first visit's bytes by file;
+    the second visit after the runtime's code is primed (``wait_for_priming``), or at once."""
     context = phone_context(browser)
     try:
         page = context.new_page()
@@ -210,8 +218,10 @@ def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
                 wait_until(page, SNAPSHOT_SAVED)
         # This build compiles the runtime's WebAssembly once through the service worker (offline.js):
         # a player's next visit comes later, so the second visit here waits for it too.
-        if page.evaluate("document.documentElement.dataset.runtimeCode !== undefined"):
+        priming = None
+        if wait_for_priming and page.evaluate("document.documentElement.dataset.runtimeCode !== undefined"):
             page.wait_for_function("document.documentElement.dataset.runtimeCode !== 'priming'", timeout=TIMEOUT_MS)
+            priming = page.evaluate(PRIMING)
         sw_bytes = list(throttle.sw_bytes)
         page.goto(f"{base}index.html?{LINK}")
         second = mark_time(page, "yacht:first-advice")
@@ -220,6 +230,7 @@ def visits(browser: Browser, base: str, cpu_rate: float | None = None) -> dict:
             "runtime_start": {"cold": cold_start, "second": runtime_start(page)},
             "cold_ms": cold,
             "second_ms": second,
+            "priming_ms": priming,
             "steps": {"cold": cold_steps, "second": second_steps},
             "numpy_steps": {"cold": cold_numpy, "second": numpy_steps(page)},
             "page_bytes": page_bytes,
@@ -289,10 +300,11 @@ def compare(pw: Playwright, executable: str | None, new_base: str, args: argpars
         old_public = build_old(args.old, Path(tmp))
         with serving(old_public) as old_base:
             browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-            runs: dict[str, list] = {"new": [], "old": [], "bare": []}
+            runs: dict[str, list] = {"new": [], "old": [], "bare": [], "unprimed": []}
             for run in range(args.runs):
                 runs["bare"].append(bare_load(browser, new_base))
                 runs["new"].append(visits(browser, new_base))
+                runs["unprimed"].append(visits(browser, new_base, wait_for_priming=False))
                 runs["old"].append(visits(browser, old_base))
                 new, old = runs["new"][-1], runs["old"][-1]
                 figures = (
@@ -323,6 +335,12 @@ def print_comparison(runs: dict, args: argparse.Namespace) -> dict:
     print(f"  (b) cold first advice        {b_new:8.0f} ms vs {b_old:8.0f} ms   {b_new / b_old:.3f}×   goal ≤ 0.65×")
     print(f"  (c) second-visit advice      {c_new:8.0f} ms vs {c_old:8.0f} ms   {c_new / c_old:.3f}×   goal ≤ 0.5×")
     print(f"  (e) bare page, NumPy ready   {bare:8.0f} ms    (b)/(e) {b_new / bare:.3f}      goal ≤ 1.10")
+    primed = [r["priming_ms"] for r in runs["new"] if r["priming_ms"] is not None]
+    if primed:
+        priming = statistics.median(primed)
+        print(f"      the first visit's priming of the runtime's code, after its advice: {priming:.0f} ms")
+    unprimed = median("unprimed", "second_ms")
+    print(f"  (c') second visit at once, not waiting for the priming: {unprimed:.0f} ms (primed: {c_new:.0f} ms)")
     print("\n  step by step, ms from navigation start to the end of each (medians): this build / old")
     for visit in ("cold", "second"):
         for step in STEPS:
@@ -336,7 +354,8 @@ def print_comparison(runs: dict, args: argparse.Namespace) -> dict:
         "cold_ms": {"new": b_new, "old": b_old},
         "second_ms": {"new": c_new, "old": c_old},
         "bare_ms": bare,
-        "samples": {key: runs[key] for key in ("new", "old", "bare")},
+        "second_unprimed_ms": unprimed,
+        "samples": {key: runs[key] for key in ("new", "old", "bare", "unprimed")},
     }
 
 

@@ -74,7 +74,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .available import Reads, chunks_ahead_query
+from .available import Reads, chunks_ahead_query, graded_from_what_is_loaded
 from .core.options import advise
 from .core.position import (
     GoalUnavailable,
@@ -307,19 +307,6 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
     return found or distribution(position, tilde)
 
 
-def _graded(grade, game, tildes: dict[str, np.ndarray], tables: Mapping[str, Table]):
-    """``grade(game, tildes, spread, chances=…, reach=…)`` (the review's ``review``, ``grade_last``
-    or a ``grade_decision``) with the goal's chances from what is loaded; graded by points alone
-    where the chances need a file its caller could not fetch now (the loader refused it)."""
-    reads = Reads(tables, game.variant.name)
-    try:
-        return grade(game, tildes, reads.spread, chances=reads.spread is not None, reach=reads.chunks)
-    except GoalUnavailable:
-        if not reads.refused:
-            raise
-        return grade(game, tildes, None, chances=False, reach=None)
-
-
 def _game(query: str, tables: Mapping[str, Table]):
     """The record of a query, a practice record's opponent checked (``practice.check_opponent``)."""
     from .play.game import parse_game
@@ -358,7 +345,7 @@ def review_query(query: str, tables: Mapping[str, Table], *, explain: bool = Fal
 
     game = _game(query, tables)
     variant = game.variant.name
-    graded = _graded(review, game, {variant: _tilde(tables, variant)}, tables)
+    graded = graded_from_what_is_loaded(review, game, {variant: _tilde(tables, variant)}, tables)
     result = graded.to_json()
     result["query"] = format_game(game)
     result["variant"] = variant
@@ -383,7 +370,7 @@ def explain_decision_query(query: str, tables: Tables, index: int = -1) -> dict:
     game = _game(query, tables)
     variant = game.variant.name
     tildes = {variant: _tilde(tables, variant)}
-    decision = _graded(lambda g, t, *a, **k: grade_decision(g, index, t, *a, **k), game, tildes, tables).to_json()
+    decision = graded_from_what_is_loaded(grade_decision, game, tildes, tables, index).to_json()
     _explain_decision(decision, tables)
     return {"query": format_game(game), "variant": variant, "decision": decision}
 
@@ -425,7 +412,7 @@ def grade_query(query: str, tables: Mapping[str, Table]) -> dict:
 
     game = _game(query, tables)
     variant = game.variant.name
-    graded = _graded(grade_last, game, {variant: _tilde(tables, variant)}, tables)
+    graded = graded_from_what_is_loaded(grade_last, game, {variant: _tilde(tables, variant)}, tables)
     return {
         "query": format_game(game),
         "variant": variant,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .core.position import PositionError, check_turn_order, parse_query
+from .core.position import GoalUnavailable, PositionError, check_turn_order, parse_query
 from .core.table import Table
 from .core.table_kinds import File, Unavailable, chunk_name
 
@@ -44,6 +44,20 @@ class Reads:
     def went_without(self) -> list[str]:
         """The kinds of the files refused, sorted (``[]``: none was)."""
         return sorted({kind for kind, _ in self.refused})
+
+
+def graded_from_what_is_loaded(grade, game, tildes: dict[str, np.ndarray], tables: Mapping[str, Table], *at):
+    """``grade(game, *at, tildes, spread, chances=…, reach=…)`` (the review's ``review``,
+    ``grade_last``, or ``grade_decision`` with ``at`` its decision's index) with the goal's chances
+    from what is loaded; graded by points alone where the chances need a file its caller could not
+    fetch now (the loader refused it)."""
+    reads = Reads(tables, game.variant.name)
+    try:
+        return grade(game, *at, tildes, reads.spread, chances=reads.spread is not None, reach=reads.chunks)
+    except GoalUnavailable:
+        if not reads.refused:
+            raise
+        return grade(game, *at, tildes, None, chances=False, reach=None)
 
 
 def chunks_ahead_query(query: str, game: bool = False) -> dict:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from yacht.api import advise_query
-from yacht.loader import Tables
+from yacht.loader import Tables, every_file
 
 from .conftest import PUBLIC, SNAPSHOT_CACHE, SiteServer, snapshot_url
 from .engine_driver import EngineDriver
@@ -235,7 +235,7 @@ def play_to_win_offline(driver: EngineDriver, server: SiteServer, cpython, artif
     driver.wait_for("() => navigator.serviceWorker?.controller?.state === 'activated'")
     driver.wait_for(SPREADS_KEPT)
     without = Tables(PUBLIC / "tables")  # as the device: the spread tables, no chunk
-    without.set_unavailable("official", ["reach", "law"])
+    without.set_unavailable("official", every_file("reach", "law"))
     estimate = advise_query(query, without)
     with server_down(server):
         open_link(driver, server, query)

@@ -142,6 +142,6 @@ def test_a_new_builds_pack_replaces_the_old_one_never_mixed(browser, own_server)
         assert page.evaluate(PACK_CACHES) == []  # and is gone
         box.get_by_role("button", name="Download").click()
         expect(box).to_have_attribute("data-state", "failed")  # the old index is not the new build's
-        expect(box).to_contain_text("not a yacht-pack 1 index of this build")
+        expect(box).to_contain_text("not a yacht-pack 2 index of this build")
         assert page.evaluate(PACK_CACHES) == []
     context.close()

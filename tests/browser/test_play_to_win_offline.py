@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 from yacht.api import advise_query
-from yacht.loader import DEFAULT_TABLES, Tables
+from yacht.loader import DEFAULT_TABLES, Tables, every_file
 
 from .conftest import new_context
 from .page_helpers import open_page, visit, wait_for_advice
@@ -44,7 +44,7 @@ def without_chunks() -> Tables:
     """CPython's tables as a device that holds the spread tables but no chunk."""
     tables = Tables(DEFAULT_TABLES)
     for variant in ("official", "strict"):
-        tables.set_unavailable(variant, ["reach", "law"])
+        tables.set_unavailable(variant, every_file("reach", "law"))
     return tables
 
 
@@ -126,9 +126,10 @@ def test_the_exact_chance_follows_by_itself_when_the_network_is_back(browser, ow
         wait_for_advice(page, query)
         note = page.get_by_test_id("estimate")
         expect(note).to_be_visible()
-        # Not even the spread table: the options by expected score, and no chance.
+        # Not even the spread table: the options by expected score, and no chance. What the loader
+        # refused: the rival's law chunk, then the spread table in its place.
         assert note.get_attribute("data-chance") == "false"
-        assert note.get_attribute("data-lacking") == "law reach spread"
+        assert note.get_attribute("data-lacking") == "law spread"
         assert page.get_by_test_id("verdict").get_attribute("data-win") is None
         assert page.get_by_test_id("option").count() == len(cpython(query)["options"])
 

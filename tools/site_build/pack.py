@@ -3,13 +3,14 @@ kinds of the registry ``yacht.core.table_kinds`` whose ``fetch`` is not ``"start
 table, the chunks of R and of the law, the coach's files) in a few files the page can download
 at once, so that playing to win works with no network. Written to ``public/packs/<variant>/``.
 
-The pack format ("yacht-pack", version 1):
+The pack format ("yacht-pack", version 2):
 
 - ``<i>.part`` (i = 0, 1, …): the files' bytes one after another, exactly as they are served one
   by one (each keeps its own container and checksum, which the worker's decoder verifies); a part
   ends at a file's end once it holds ``PART_BYTES`` or more, so no file spans two parts;
-- ``index.json``: ``{"format": "yacht-pack", "version": 1, "variant", "hash", "parts": [bytes of
-  each part], "kinds": [[kind, [part, …], [length, …]], …]}``: each kind's files in the order
+- ``index.json``: ``{"format": "yacht-pack", "version": 2, "variant", "hash", "parts": [bytes of
+  each part], "sha256": [the SHA-256 of each part, hex], "kinds": [[kind, [part, …], [length,
+  …]], …]}``: each kind's files in the order
   their bytes follow one another, kind after kind (``part``: a chunked kind's mask, a kind of
   several files the file's part, else ``""``); a file's offset is the sum of the lengths before
   it in its part. ``hash``: the first 16 hex digits of the SHA-256 of every part's bytes in order.
@@ -17,7 +18,8 @@ The pack format ("yacht-pack", version 1):
 ``build.json``'s ``packs``: variant → ``{url (the folder, ending in /), hash, parts, bytes}``;
 the worker fetches ``url + "index.json?h=" + hash`` and ``url + i + ".part?h=" + hash``, and keeps
 them in a cache of its own named after the hash (a new build's pack never mixes with an old
-one's). A reader refuses an index of another format or version.
+one's). A reader refuses an index of another format or version, and a part whose SHA-256 is not
+its ``sha256`` (checked before it is kept, and when it is first read after a relaunch).
 """
 
 import hashlib
@@ -27,7 +29,7 @@ from yacht.core import categories, rules, table_kinds
 from .common import PUBLIC, ROOT, BuildError, json_bytes, write_if_changed
 
 FORMAT = "yacht-pack"
-VERSION = 1
+VERSION = 2
 PART_BYTES = 4 << 20
 """A part is closed at the first file end at or past this many bytes (4 MiB)."""
 
@@ -74,7 +76,8 @@ def write_pack(variant: str) -> dict:
         if int(stale.stem) >= len(parts):
             stale.unlink()
     sizes = [len(data) for data in parts]
-    head = {"format": FORMAT, "version": VERSION, "variant": variant, "hash": pack_hash, "parts": sizes}
+    sums = [hashlib.sha256(data).hexdigest() for data in parts]
+    head = {"format": FORMAT, "version": VERSION, "variant": variant, "hash": pack_hash, "parts": sizes, "sha256": sums}
     index = [[kind, names, lengths] for kind, (names, lengths) in kinds.items()]
     write_if_changed(folder / "index.json", json_bytes({**head, "kinds": index}))
     return {

@@ -12,12 +12,14 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
 import { importPackages } from "./snapshot-packages.js";
-import { alteredStdlib, fetchBytes, fetchOk, here, pyodideOptions } from "./worker-load.js";
+import { alteredStdlib } from "./worker-check.js";
+import { fetchBytes, fetchJSON } from "./worker-fetch.js";
+import { here, pyodideOptions } from "./worker-load.js";
 import { numpyFiles, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
 
 /** Our wheel's unpacked files (build.json names it). */
 async function packageFiles() {
-  const build = await (await fetchOk(here("build.json"), "package")).json();
+  const build = await fetchJSON(here("build.json"), "package");
   return unzip(await fetchBytes(here(build.wheel.url), "package"));
 }
 

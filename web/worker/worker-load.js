@@ -1,8 +1,7 @@
-// The worker's loading helpers (web/worker/worker.js imports them): a failure to load one step as a
-// LoadError naming the file, progress messages to the page, fetching, the guard that turns a
-// WebAssembly module that fails to compile into a LoadError, and the check of a runtime file's
-// sha256 against the one the build published; loadPyodide's options (pyodideOptions) and the
-// check of the started runtime's standard library (alteredStdlib), shared with snapshot-worker.js.
+// The worker's loading steps (web/worker/worker.js runs them): a failure to load one step as a
+// LoadError naming the file, progress messages to the page, the guard that turns a WebAssembly
+// module that fails to compile into a LoadError, loadPyodide's options (pyodideOptions, shared
+// with snapshot-worker.js) and the gate that lets the runtime's own files come first.
 
 import { RUNTIME } from "./runtime.js";
 
@@ -36,23 +35,6 @@ export async function step(name, detail, work) {
 
 /** `path` relative to this file, as an absolute URL (the site's layout: see tools/build_site.py). */
 export const here = (path) => new URL(path, import.meta.url).href;
-
-export async function fetchOk(url, stepName) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new LoadError(stepName, `${url}: ${error.message}`);
-  }
-  if (!response.ok) {
-    throw new LoadError(stepName, `${url}: HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  return response;
-}
-
-export async function fetchBytes(url, stepName) {
-  return new Uint8Array(await (await fetchOk(url, stepName)).arrayBuffer());
-}
 
 /** The last part of a URL's path: the file a message names. */
 export const fileOf = (url) => decodeURIComponent(new URL(url, import.meta.url).pathname.split("/").pop());
@@ -102,39 +84,12 @@ export async function failingOnWasmErrors(stepName, work, compiled = () => {}) {
   }
 }
 
-/** The SHA-256 of `bytes`, in hex. */
-export async function sha256(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** A LoadError of `stepName` when the runtime file at `url` (`bytes`: as received; else fetched
- * again) is not the one the build published, else null (also when it cannot be fetched again:
- * then the failure is not the file's bytes). */
-export async function altered(stepName, url, expected, bytes) {
-  try {
-    bytes ??= await fetchBytes(url, stepName);
-  } catch {
-    return null;
-  }
-  const actual = await sha256(bytes);
-  if (actual === expected) return null;
-  const why = `sha256 ${actual}, but the build published ${expected}`;
-  return new LoadError(stepName, `${fileOf(url)}: damaged or substituted, refused`, why);
-}
-
 /** loadPyodide's options: the site's trimmed runtime (runtime.js, written by tools/build_site.py). */
 export const pyodideOptions = {
   indexURL: here(RUNTIME.indexURL),
   stdLibURL: here(RUNTIME.stdLibURL),
   lockFileURL: here(RUNTIME.lockFileURL),
 };
-
-/** The LoadError of a started Pyodide whose standard library is not this build's (sha256), or null. */
-export async function alteredStdlib(pyodide) {
-  const zip = pyodide.FS.readdir("/lib").find((name) => /^python\d+\.zip$/.test(name));
-  return altered("runtime", pyodideOptions.stdLibURL, RUNTIME.stdLibSha256, pyodide.FS.readFile(`/lib/${zip}`));
-}
 
 // The runtime's files first ---------------------------------------------------------------------
 

@@ -26,7 +26,9 @@
 // "numpy-install", state: "javascript", "loadPackage" or "snapshot"} once installed.
 
 import { RUNTIME } from "./runtime.js";
-import { here, LoadError, progress, sha256 } from "./worker-load.js";
+import { sha256 } from "./worker-check.js";
+import { fetchBytes } from "./worker-fetch.js";
+import { here, LoadError, progress } from "./worker-load.js";
 
 const URL_OF_WHEEL = here(RUNTIME.numpyURL);
 
@@ -36,11 +38,10 @@ const UNPACKED = "unpacked in JavaScript";
 let wheel = null;
 
 /** The wheel's bytes from `url` when they are the build's (sha256), else null; never rejects. */
-async function fetchChecked(url, init) {
+async function fetchChecked(url, options) {
   try {
-    const response = await fetch(url, init);
-    const bytes = response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-    return bytes && (await sha256(bytes)) === RUNTIME.numpySha256 ? bytes : null;
+    const bytes = await fetchBytes(url, "numpy", options);
+    return (await sha256(bytes)) === RUNTIME.numpySha256 ? bytes : null;
   } catch {
     return null;
   }
@@ -55,7 +56,7 @@ export function fetchNumpyWheel(priority) {
   wheel ??= (async () => {
     const bytes =
       (await fetchChecked(URL_OF_WHEEL, { priority })) ??
-      (await fetchChecked(`${URL_OF_WHEEL}?again=${Date.now()}`, { priority, cache: "no-store" }));
+      (await fetchChecked(`${URL_OF_WHEEL}?again=${Date.now()}`, { priority, fresh: true }));
     if (!bytes) return null;
     globalThis.numpySteps.fetched = performance.now();
     progress("numpy-wheel", "fetched");

@@ -5,24 +5,54 @@
 // so it survives a relaunch; a download interrupted resumes at the first part not kept. Once a
 // part is kept, the files in it are read from there instead of the network (bytesOf).
 //
+// Nothing damaged is kept: each part's SHA-256 (index.json's `sha256`) is checked before it is
+// kept and when it is first read after a relaunch; a part that fails is evicted (the pack is
+// partial again) and downloaded again once the network allows, never read.
+//
 // The page is told how a pack stands with {type: "pack", variant, state, received, total}:
 // state "none" (nothing kept), "partial" (some parts kept, not downloading), "downloading",
-// "ready" (every part kept), "failed" (with `message`), "unavailable" (no Cache Storage here).
+// "ready" (every part kept), "failed" (with `message`), "nospace" (the device's storage lacks
+// room for the parts still to download: `needed`, bytes; not downloaded again by itself until it
+// has room), "unavailable" (no Cache Storage here).
 
+import { sha256 } from "./worker-check.js";
+import { fetchBytes, fetchJSON } from "./worker-fetch.js";
 import { here } from "./worker-load.js";
 
 const PREFIX = "yacht-pack-";
 const FORMAT = "yacht-pack";
-const VERSION = 1;
+const VERSION = 2;
 
-/** The packs of one worker; `build` resolves to build.json, `tell(news)` posts to the page. */
-export function offlinePacks(build, tell) {
+/** No room for a part: the browser's QuotaExceededError on cache.put, or too little left by
+ * navigator.storage.estimate() before a download starts. */
+class NoSpace extends Error {
+  constructor(needed) {
+    super(`${needed} more bytes of storage are needed`);
+    this.needed = needed;
+  }
+}
+
+/** The bytes the device's storage has room for, or Infinity where it does not say. */
+async function room() {
+  const { quota, usage } = (await navigator.storage?.estimate?.().catch(() => null)) ?? {};
+  return quota === undefined || usage === undefined ? Infinity : quota - usage;
+}
+
+/** The packs of one worker; `build` resolves to build.json, `tell(news)` posts to the page,
+ * `grew(variant)` is called once more of a pack is kept (the files answers went without may be
+ * in it now). */
+export function offlinePacks(build, tell, grew = () => {}) {
   /** variant -> {index, offsets: Map("kind/part" -> [part, offset, length])}, once read. */
   const indexes = new Map();
   /** variant -> AbortController of the download under way. */
   const downloads = new Map();
-  /** "variant/i" -> the kept part's Blob (read from the cache once). */
+  /** "variant/i" -> the kept part's Blob (read from the cache once); the parts whose SHA-256 this
+   * worker has checked; the variants with parts evicted as damaged, to download again. */
   const blobs = new Map();
+  const verified = new Set();
+  const evicted = new Set();
+  /** "variant/i" of the parts evicted, fetched again past every cache. */
+  const refetch = new Set();
 
   const available = () => typeof caches !== "undefined";
 
@@ -51,18 +81,15 @@ export function offlinePacks(build, tell) {
   /** The pack's index, from the cache or the network; refused when of another format or version. */
   async function readIndex(variant, pack, cache, fromNetwork) {
     if (indexes.has(variant)) return indexes.get(variant).index;
-    let response = await cache.match(indexURL(pack));
-    if (!response && !fromNetwork) return null;
-    if (!response) {
-      response = await fetch(indexURL(pack));
-      if (!response.ok) throw new Error(`${pack.url}index.json: HTTP ${response.status}`);
-      await cache.put(indexURL(pack), response.clone());
-    }
-    const index = await response.json();
-    if (index.format !== FORMAT || index.version !== VERSION || index.hash !== pack.hash) {
+    const kept = await cache.match(indexURL(pack));
+    if (!kept && !fromNetwork) return null;
+    const index = kept ? await kept.json() : await fetchJSON(indexURL(pack), "table");
+    const fits = Array.isArray(index.sha256) && index.sha256.length === index.parts?.length;
+    if (index.format !== FORMAT || index.version !== VERSION || index.hash !== pack.hash || !fits) {
       await caches.delete(cacheName(variant, pack));
       throw new Error(`${pack.url}index.json: not a ${FORMAT} ${VERSION} index of this build`);
     }
+    if (!kept) await cache.put(indexURL(pack), new Response(JSON.stringify(index)));
     const offsets = new Map();
     let part = 0;
     let offset = 0;
@@ -77,7 +104,15 @@ export function offlinePacks(build, tell) {
     return index;
   }
 
-  /** How `variant`'s pack stands now: {variant, state, received, total} (bytes). */
+  /** The parts of `variant`'s pack still to download, in bytes (all of it when no index is kept). */
+  async function missingBytes(pack, cache, index) {
+    if (!index) return pack.bytes;
+    const kept = await Promise.all(index.parts.map(async (_, i) => Boolean(await cache.match(partURL(pack, i)))));
+    return index.parts.reduce((sum, bytes, i) => sum + (kept[i] ? 0 : bytes), 0);
+  }
+
+  /** How `variant`'s pack stands now: {variant, state, received, total} (bytes); "nospace" with
+   * `needed` when the device's storage has no room for the parts still to download. */
   async function status(variant) {
     const pack = await entry(variant);
     const news = { variant, received: 0, total: pack.bytes };
@@ -85,16 +120,17 @@ export function offlinePacks(build, tell) {
     await forgotten;
     const kept = (await caches.has(cacheName(variant, pack))) && (await caches.open(cacheName(variant, pack)));
     const index = kept && (await readIndex(variant, pack, kept, false));
-    if (!index) return { ...news, state: downloads.has(variant) ? "downloading" : "none" };
-    const cache = kept;
-    const parts = await Promise.all(index.parts.map(async (_, i) => Boolean(await cache.match(partURL(pack, i)))));
-    const received = index.parts.reduce((sum, bytes, i) => sum + (parts[i] ? bytes : 0), 0);
-    const state = parts.every(Boolean) ? "ready" : downloads.has(variant) ? "downloading" : "partial";
-    return { ...news, state, received: state === "ready" ? pack.bytes : received };
+    const needed = await missingBytes(pack, kept, index);
+    const received = pack.bytes - needed;
+    if (downloads.has(variant)) return { ...news, state: "downloading", received };
+    if (!needed) return { ...news, state: "ready", received: pack.bytes };
+    if (needed > (await room())) return { ...news, state: "nospace", received, needed };
+    return { ...news, state: index ? "partial" : "none", received };
   }
 
-  /** Download `variant`'s pack, the parts not kept yet, telling the page how far it got; resolves
-   * to the last news (ready, failed, or after a cancel how it stands). */
+  /** Download `variant`'s pack, the parts not kept yet (each checked by its SHA-256 before it is
+   * kept), telling the page how far it got; resolves to the last news (ready, failed, nospace, or
+   * after a cancel how it stands). */
   async function download(variant) {
     if (downloads.has(variant)) return status(variant);
     const pack = await entry(variant);
@@ -111,34 +147,30 @@ export function offlinePacks(build, tell) {
       await forgotten;
       const cache = await caches.open(cacheName(variant, pack));
       const index = await readIndex(variant, pack, cache, true);
+      const needed = await missingBytes(pack, cache, index);
+      if (needed > (await room())) throw new NoSpace(needed);
+      received = pack.bytes - needed;
       for (let i = 0; i < index.parts.length; i++) {
-        if (await cache.match(partURL(pack, i))) {
-          received += index.parts[i];
-          continue;
-        }
+        if (await cache.match(partURL(pack, i))) continue;
         news("downloading");
-        const response = await fetch(partURL(pack, i), { signal: controller.signal });
-        if (!response.ok) throw new Error(`${pack.url}${i}.part: HTTP ${response.status}`);
-        const reader = response.body.getReader();
-        const chunks = [];
         let told = 0;
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          chunks.push(value);
-          received += value.byteLength;
-          if (performance.now() - told > 200) {
-            told = performance.now();
-            news("downloading");
-          }
-        }
-        const blob = new Blob(chunks);
-        if (blob.size !== index.parts[i])
-          throw new Error(`${pack.url}${i}.part: ${blob.size} bytes, not ${index.parts[i]}`);
-        await cache.put(
-          partURL(pack, i),
-          new Response(blob, { headers: { "Content-Type": "application/octet-stream" } }),
-        );
+        const onBytes = (n) => {
+          received += n;
+          if (performance.now() - told <= 200) return;
+          told = performance.now();
+          news("downloading");
+        };
+        const fresh = refetch.has(`${variant}/${i}`); // evicted: past the HTTP cache's copy too
+        const bytes = await fetchBytes(partURL(pack, i), "table", { signal: controller.signal, onBytes, fresh });
+        if ((await sha256(bytes)) !== index.sha256[i])
+          throw new Error(`${pack.url}${i}.part: damaged in transit (its SHA-256 is not the index's), not kept`);
+        const response = new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } });
+        await cache.put(partURL(pack, i), response).catch((error) => {
+          throw error?.name === "QuotaExceededError" ? new NoSpace(pack.bytes - received + bytes.length) : error;
+        });
+        verified.add(`${variant}/${i}`);
+        refetch.delete(`${variant}/${i}`);
+        grew(variant);
       }
       downloads.delete(variant);
       received = pack.bytes;
@@ -148,7 +180,9 @@ export function offlinePacks(build, tell) {
       const cancelled = controller.signal.aborted;
       const now = await status(variant).catch(() => ({ state: "none", received }));
       received = now.received;
-      news(cancelled ? now.state : "failed", cancelled ? {} : { message: String(error?.message ?? error) });
+      if (cancelled) news(now.state);
+      else if (error instanceof NoSpace) news("nospace", { needed: error.needed });
+      else news("failed", { message: String(error?.message ?? error) });
     }
     return last;
   }
@@ -158,8 +192,50 @@ export function offlinePacks(build, tell) {
     downloads.get(variant)?.abort();
   }
 
+  /** Drop part `i` of `variant`'s pack (damaged): the pack is partial again, the page is told, and
+   * the part is downloaded again now if the network allows (else when the page is online again:
+   * resumeEvicted). */
+  async function evictPart(variant, pack, i) {
+    blobs.delete(`${variant}/${i}`);
+    verified.delete(`${variant}/${i}`);
+    refetch.add(`${variant}/${i}`);
+    evicted.add(variant);
+    await (await caches.open(cacheName(variant, pack))).delete(partURL(pack, i));
+    tell({ type: "pack", ...(await status(variant)) });
+    if (navigator.onLine) resumeEvicted();
+  }
+
+  /** Download again the parts evicted as damaged (after evictPart), where the network allows. */
+  function resumeEvicted() {
+    for (const variant of evicted) {
+      evicted.delete(variant);
+      download(variant).then((last) => last?.state !== "ready" && evicted.add(variant));
+    }
+  }
+
+  /** The kept part `i` of `variant`'s pack, checked by its SHA-256 the first time this worker
+   * reads it (a relaunch reads it again); a part that fails is evicted (evictPart), null then. */
+  async function partOf(variant, pack, cache, index, i) {
+    const key = `${variant}/${i}`;
+    if (!blobs.has(key)) {
+      const response = await cache.match(partURL(pack, i));
+      if (!response) return null;
+      blobs.set(key, await response.blob());
+    }
+    if (!verified.has(key)) {
+      const bytes = new Uint8Array(await blobs.get(key).arrayBuffer());
+      if ((await sha256(bytes)) !== index.sha256[i]) {
+        console.warn(`${pack.url}${i}.part: damaged in storage (its SHA-256 is not the index's); evicted`);
+        await evictPart(variant, pack, i);
+        return null;
+      }
+      verified.add(key);
+    }
+    return blobs.get(key);
+  }
+
   /** The bytes of file `part` of `kind` of `variant` from its pack, or null where no kept part
-   * holds it (the caller fetches it from the network). */
+   * holds it, or the part is damaged (the caller fetches the file from the network). */
   async function bytesOf(kind, variant, part) {
     if (!available()) return null;
     const b = await build;
@@ -168,26 +244,24 @@ export function offlinePacks(build, tell) {
     try {
       if (!indexes.has(variant) && !(await caches.has(cacheName(variant, pack)))) return null;
       const cache = await caches.open(cacheName(variant, pack));
-      if (!(await readIndex(variant, pack, cache, false))) return null;
-      const where = indexes.get(variant).offsets.get(`${kind}/${part}`);
+      const index = await readIndex(variant, pack, cache, false);
+      const where = index && indexes.get(variant).offsets.get(`${kind}/${part}`);
       if (!where) return null;
       const [i, offset, length] = where;
-      const key = `${variant}/${i}`;
-      if (!blobs.has(key)) {
-        const response = await cache.match(partURL(pack, i));
-        if (!response) return null;
-        blobs.set(key, await response.blob());
-      }
-      return new Uint8Array(
-        await blobs
-          .get(key)
-          .slice(offset, offset + length)
-          .arrayBuffer(),
-      );
+      const blob = await partOf(variant, pack, cache, index, i);
+      return blob && new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
     } catch {
       return null; // a pack that cannot be read is no pack: the network is asked
     }
   }
 
-  return { status, download, cancel, bytesOf };
+  /** A file read from the pack was refused by Python (a build's fault: its part passed its
+   * SHA-256): the part that holds it is evicted all the same, never read again. */
+  async function evict(kind, variant, part) {
+    const pack = (await build).packs?.[variant];
+    const where = pack && indexes.get(variant)?.offsets.get(`${kind}/${part}`);
+    if (where) await evictPart(variant, pack, where[0]);
+  }
+
+  return { status, download, cancel, bytesOf, evict, resumeEvicted };
 }

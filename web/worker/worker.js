@@ -26,21 +26,19 @@
 //                                        without instead: the answer's "estimate" says so)
 //   {kind: "internal", message}         anything else (a bug)
 // Besides answers, the worker posts {type: "progress", step, state} while loading and
-// {type: "recovered", variant, lacking} when files answers went without have
-// arrived (the page then asks again for what it shows); the page posts retryTables when the
-// browser is online again.
+// {type: "recovered", variant} when files answers went without have arrived (from the network
+// or the offline pack: the page then asks again for what it shows); the page posts retryTables
+// when the browser is online again.
 //
 // This file holds no Python source: it imports the package and calls its functions.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { SNAPSHOT_KEY, discardSnapshot, readSnapshot, takeSnapshot } from "./snapshot.js";
+import { altered, alteredStdlib } from "./worker-check.js";
+import { fetchBytes, fetchJSON } from "./worker-fetch.js";
 import {
-  altered,
-  alteredStdlib,
   failingOnWasmErrors,
-  fetchBytes,
-  fetchOk,
   fileOf,
   here,
   LoadError,
@@ -58,7 +56,7 @@ import { pythonMessage, tableLoaders } from "./worker-tables.js";
 // Everything below starts when the worker starts ----------------------------------------
 
 /** build.json names our wheel and the tables (the page's build writes it). */
-const build = fetchOk(here("build.json"), "package").then((response) => response.json());
+const build = fetchJSON(here("build.json"), "package");
 build.catch(() => {}); // reported where it is awaited
 
 /** Our wheel's bytes, fetched once the runtime's files are in (runtimeFirst). */
@@ -190,15 +188,16 @@ firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnap
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
 globalThis.goalFilesFetched = firstAnswered.then(() => prefetchGoalFiles()).catch(() => {}); // tests await it
 
-/** Files fetched on demand that answers went without have arrived (`lacking`: the kinds of
- * `variant` still lacking): the page asks again for what it shows. */
-const recovered = (variant, lacking) => postMessage({ type: "recovered", variant, lacking });
+/** Files fetched on demand that answers went without have arrived for `variant`: the page asks
+ * again for what it shows. */
+const recovered = (variant) => postMessage({ type: "recovered", variant });
 
-/** The offline packs (worker-pack.js): their news goes to the page as it comes. */
-const packs = offlinePacks(build, postMessage);
+/** The offline packs (worker-pack.js): their news goes to the page as it comes; once more of a
+ * pack is kept, the files answers went without are read from it at once (tables.packGrew). */
+const packs = offlinePacks(build, postMessage, () => tables.packGrew());
 
-const loaders = tableLoaders(build, python, recovered, packs);
-const { starts, loadStart, loadMissing, retryLacking, prefetchGoalFiles, fetchAheadOf, setLookAhead } = loaders;
+const tables = tableLoaders(build, python, recovered, packs);
+const { starts, loadStart, loadMissing, prefetchGoalFiles, fetchAheadOf, setLookAhead } = tables;
 globalThis.setLookAhead = setLookAhead; // for bench/bench_rival_wait.py: fetching ahead off, to compare
 
 /** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
@@ -367,7 +366,8 @@ const actions = {
 
   /** The browser is online again: the files answers went without are fetched again now. */
   retryTables() {
-    retryLacking();
+    tables.retryLacking();
+    packs.resumeEvicted();
     return {};
   },
 

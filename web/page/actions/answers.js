@@ -46,8 +46,8 @@ export function tablesRecovered() {
 /** How an offline pack stands (the worker's news, or its answer to packStatus). */
 export const packNews = (news) =>
   update("pack", (s) => {
-    const { variant, state, received, total, message } = news;
-    s.packs[variant] = { state, received, total, message: message ?? null };
+    const { variant, state, received, total, message, needed } = news;
+    s.packs[variant] = { state, received, total, message: message ?? null, needed: needed ?? null };
   });
 
 /** The player asks to download an offline pack or to stop its download (sent by show.js's requests). */

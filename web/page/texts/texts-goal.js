@@ -33,6 +33,8 @@ export const GOAL_TEXTS = {
     packDownloading: (got, mb) => `Downloading for play to win offline: ${got} of ${mb} MB`,
     packReady: "Playing to win works offline now.",
     packFailed: (why, got, mb) => `The download stopped (${why}) at ${got} of ${mb} MB; it resumes there.`,
+    packNoSpace: (mb) =>
+      `Play to win offline needs ${mb} MB more of free storage on this device. Free some, then Resume.`,
     packDownload: "Download",
     packResume: "Resume",
     packCancel: "Cancel",
@@ -99,6 +101,8 @@ export const GOAL_TEXTS = {
     packDownloading: (got, mb) => `オフライン用にダウンロード中: ${mb} MB 中 ${got} MB`,
     packReady: "オフラインでも勝率を計算できます。",
     packFailed: (why, got, mb) => `ダウンロードが止まりました (${why})。${mb} MB 中 ${got} MB、続きから再開します。`,
+    packNoSpace: (mb) =>
+      `オフライン用のダウンロードには、この端末の空き容量があと ${mb} MB 必要です。空けてから「再開」を押してください。`,
     packDownload: "ダウンロード",
     packResume: "再開",
     packCancel: "キャンセル",

@@ -105,6 +105,7 @@ function renderPack(goal) {
     downloading: t("packDownloading", mb(pack.received), mb(pack.total)),
     ready: t("packReady"),
     failed: t("packFailed", pack.message ?? "", mb(pack.received), mb(pack.total)),
+    nospace: t("packNoSpace", mb(pack.needed ?? pack.total - pack.received)),
   };
   $("#pack-text").textContent = texts[pack.state] ?? "";
   const action = $("#pack-action");
