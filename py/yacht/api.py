@@ -6,8 +6,7 @@ worker both call.
 canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
 chances and ranking (``goal.goal_advice``); ``with_distribution``: also
 ``"distribution"`` under the advised play (``goal.goal_distribution`` where the
-goal is exact, else ``average_distribution.distribution``; its ``"play"`` says which, and with a
-goal its ``"goal_chart"`` why it is the best average's: ``_told``). Outside the exact range the goal
+goal is exact, else ``average_distribution.distribution``; its ``"play"`` says which). Outside the exact range the goal
 needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
 method (the CLI's does), else ``goal.GoalUnavailable``.
 
@@ -164,7 +163,7 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     variant = position.variant.name
     result = _advice(position, tables)
     if with_distribution:
-        result["distribution"] = _told(position, _distribution(position, tables))
+        result["distribution"] = _distribution(position, tables)
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
@@ -193,7 +192,7 @@ def explain_query(query: str, tables: Tables, *, with_distribution: bool = False
             key = ("stop",) if key[0] == "keep" and len(key[1]) == 5 else key[:2]
             option["goal_aims"] = [a.to_json() for a in aims[key]]
     if with_distribution:
-        result["distribution"] = _told(position, _distribution(position, tables))
+        result["distribution"] = _distribution(position, tables)
     result["query"] = format_query(position)
     result["variant"] = position.variant.name
     return result
@@ -280,28 +279,8 @@ def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
     return {
         "query": format_query(position),
         "variant": variant,
-        "distribution": _told(position, _distribution(position, tables)),
+        "distribution": _distribution(position, tables),
     }
-
-
-def _told(position: Position, found: dict) -> dict:
-    """``found`` (``_distribution``'s law) with, where the position plays for a goal (o= or t=)
-    but the law is the best average's (``"play": "average"``), ``"goal_chart"``: why it is not
-    the goal's play. ``{"reason": "free", "free": n}`` (o= adds ``"opponent_free": m``): the goal's
-    play is drawn with at most n free categories of mine (and m of the rival's), and the position
-    has more; ``{"reason": "files", "free": n}`` (t=): within them, but the reach chunks it reads
-    are not held (its caller could not fetch them, or has no chunks)."""
-    if (position.opponent is None and position.target is None) or found["play"] != "average" or position.is_over:
-        return found
-    if position.opponent is not None:
-        from .chances.opponent import OPPONENT_EXACT_FREE
-        from .chances.winning import EXACT_FREE
-
-        return {**found, "goal_chart": {"reason": "free", "free": EXACT_FREE, "opponent_free": OPPONENT_EXACT_FREE}}
-    from .chances.reach_play import REACH_PLAY_FREE
-
-    reason = "free" if free_categories(position.sheet) > REACH_PLAY_FREE else "files"
-    return {**found, "goal_chart": {"reason": reason, "free": REACH_PLAY_FREE}}
 
 
 def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
