@@ -141,7 +141,9 @@ def test_a_target_beyond_the_goals_chart_says_why_and_the_chance_is_the_verdicts
     expect(page.locator("text=/reaching 150/")).to_have_count(2)  # the verdict's chance and the why line
 
 
-def test_a_rival_sheet_that_does_not_fit_my_turn_is_left_out_and_the_verdict_says_why(page: Page, server) -> None:
+def test_a_rival_sheet_that_does_not_fit_my_turn_is_left_out_and_the_verdict_says_why(
+    page: Page, server, artifacts
+) -> None:
     open_page(page, server, MID_GAME)
     wait_for_advice(page, MID_GAME)
     control(page, "radio", "Opponent").check()
@@ -150,6 +152,7 @@ def test_a_rival_sheet_that_does_not_fit_my_turn_is_left_out_and_the_verdict_say
     expect(left_out).to_have_attribute("data-fit", "5 6")
     assert inside_the_verdicts_room(page, left_out)
     assert violations(page) == []
+    page.screenshot(path=artifacts / "goal-words-rival-left-out-en.png")
     expect(page.locator("#opponent-sums")).to_have_text(
         "Now enter the rival's scores: at your turn they have 5 (you play first) or 6 (they do); 0 so far. "
         "Until then the advice leaves them out."

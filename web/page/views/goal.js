@@ -177,8 +177,8 @@ export function estimateWord(result) {
 export const withEstimate = (chance, word) => (chance && word ? `${chance} ${t("estimateTag", word)}` : chance || word);
 
 /** Where the answer `result` went without files it could not fetch (its "estimate",
- * yacht.api): the note in the goal card says so and why (the verdict says "estimate" beside the
- * chance: estimateWord) (no network, or a failed fetch), with
+ * yacht.api): the note in the goal card says so and why (no network, or a failed fetch; the
+ * verdict's short words beside the chance are estimateWord's), with
  * data-lacking (the kinds), data-chance ("true": an estimate shown, "false": none) and
  * data-online; hidden otherwise. */
 export function renderEstimate(result) {

@@ -89,7 +89,7 @@ export function renderVerdict(result, dice, variant, target = null) {
       ...chanceData(best),
     },
     el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
-    chanceLine(chance, result.decided ? "" : estimateWord(result), result.exact),
+    chanceLine(chance, estimateWord(result), result.exact),
     margin ? el("p", { class: "verdict-margin", text: margin }) : "",
   );
   $("#verdict-box").replaceChildren(verdict);
