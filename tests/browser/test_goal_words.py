@@ -152,6 +152,7 @@ def test_a_rival_sheet_that_does_not_fit_my_turn_is_left_out_and_the_verdict_say
     expect(left_out).to_have_attribute("data-fit", "5 6")
     assert inside_the_verdicts_room(page, left_out)
     assert violations(page) == []
+    page.evaluate("scrollTo(0, 0)")  # the verdict, with their column beside mine
     page.screenshot(path=artifacts / "goal-words-rival-left-out-en.png")
     expect(page.locator("#opponent-sums")).to_have_text(
         "Now enter the rival's scores: at your turn they have 5 (you play first) or 6 (they do); 0 so far. "
