@@ -15,6 +15,7 @@ from yacht.api import advise_query, distribution_query
 
 from .page_helpers import control, open_page, set_opponent_cell, visit, wait_for_advice
 from .test_accessibility import violations
+from .test_layout import faults
 
 pytestmark = pytest.mark.browser
 
@@ -73,6 +74,7 @@ def test_an_estimates_verdict_says_estimate_beside_its_chance_and_an_approximati
     assert inside_the_verdicts_room(page, word)
     page.screenshot(path=artifacts / f"goal-words-estimate-{language}.png")
     assert violations(page) == []
+    assert faults(page) == []  # nothing clipped or elided with a number: the margin keeps its two lines
 
     context.set_offline(False)  # the page's "online": the chunks come, the chance is no estimate
     expect(page.locator("[data-testid=verdict]:not([data-estimate])")).to_have_count(1)
@@ -152,6 +154,7 @@ def test_a_rival_sheet_that_does_not_fit_my_turn_is_left_out_and_the_verdict_say
     expect(left_out).to_have_attribute("data-fit", "5 6")
     assert inside_the_verdicts_room(page, left_out)
     assert violations(page) == []
+    assert faults(page) == []
     page.evaluate("scrollTo(0, 0)")  # the verdict, with their column beside mine
     page.screenshot(path=artifacts / "goal-words-rival-left-out-en.png")
     expect(page.locator("#opponent-sums")).to_have_text(

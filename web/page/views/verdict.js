@@ -112,7 +112,7 @@ export function renderVerdict(result, dice, variant, target = null) {
  * network" beside it (data-testid="verdict-estimate") where the answer went without files; or
  * that a rival's sheet being entered is left out, and why (data-testid="rival-left-out", with
  * data-theirs and data-fit: their count, and the counts that fit my turn). A line that carries
- * such words ("noted") may take two lines, the margin under it one. */
+ * such words ("noted") may take two lines, the summary's line under the verdict then its room. */
 function chanceLine(chance, word, exact) {
   const out = rivalLeftOut();
   if (out) {
