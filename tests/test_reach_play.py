@@ -113,3 +113,19 @@ def test_the_histogram_with_a_target_follows_the_target_up_to_six_free_categorie
     assert distribution_query(six, loaded)["distribution"] == first, "seeded by the sheet: the same games"
     assert distribution_query(seven, loaded)["distribution"]["play"] == "average"
     assert distribution_query("s=3,6,9,12,,18,,,,,30,&d=22556&r=1", loaded)["distribution"]["play"] == "average"
+
+
+def test_a_chart_of_the_best_average_beside_a_goal_says_why_it_is_not_the_goals(loaded) -> None:
+    """With o= or t=, a law of the best average's play (what the page then heads "if you play for
+    the best average") carries "goal_chart": more free categories than the goal's play is drawn
+    with, or (t=, within them) the reach chunks not held; the goal's own law carries none."""
+    six = "s=3,6,9,12,,18,,,,,30,&d=22556&r=1&t=170"
+    seven = "s=3,,9,12,,18,,,,,30,&d=22556&r=1&t=170"
+    assert "goal_chart" not in distribution_query(six, loaded)["distribution"]
+    far = distribution_query(seven, loaded)["distribution"]
+    assert far["play"] == "average" and far["goal_chart"] == {"reason": "free", "free": REACH_PLAY_FREE}
+    without = distribution_query(six, {"official": loaded["official"]})["distribution"]  # a mapping: no chunks
+    assert without["play"] == "average" and without["goal_chart"] == {"reason": "files", "free": REACH_PLAY_FREE}
+    rival = distribution_query("s=,,,,,,,,,,,&r=0&o=,,,,,,,,,,,", loaded)["distribution"]
+    assert rival["goal_chart"] == {"reason": "free", "free": 4, "opponent_free": 4}
+    assert "goal_chart" not in distribution_query("s=3,6,9,12,,18,,,,,30,&d=22556&r=1", loaded)["distribution"]

@@ -147,7 +147,7 @@ def test_the_opponent_sheet_is_entered_on_the_page_and_goes_into_the_link(page: 
     control(page, "radio", "Opponent").check()
     # Five of mine filled and none of theirs: not a position of a game yet. The page says what
     # their sheet needs beside it, and keeps the advice of the position alone until it fits.
-    expect(page.locator("#opponent-sums")).to_contain_text("The opponent has filled 0 and you 5")
+    expect(page.locator("#opponent-sums")).to_contain_text("Now enter the rival's scores: at your turn they have 5")
     expect(page.get_by_test_id("error")).to_be_hidden()
     assert url_query(page) == MID_GAME and shown(page)[0]["win"] is None
     for c, value in ((0, 5), (2, 12), (5, 24), (9, 15), (10, 30)):

@@ -1,7 +1,7 @@
 """The final-score distribution from a position under the advisor's play (the best average):
 exact up to ``outcome.EXACT_FREE`` free categories, else simulated (labelled, with its standard
 error); ``"play": "average"``. (Under the goal's play: ``goal.goal_distribution``; with t= beyond
-that: ``reach_play``.)
+that: ``reach_play``.) Standing in for a goal's (o=, t=), it says why (``goal_chart``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ import numpy as np
 from ..core.dice import roll_index
 from ..core.options import advise, sheet_state
 from ..core.position import Position, free_categories
+from .opponent import OPPONENT_EXACT_FREE
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
 from .outcome import Distribution, option_vector, solve_outcome
+from .reach_play import REACH_PLAY_FREE
 from .simulate import ByteDice, expected_play
+from .winning import EXACT_FREE as GOAL_EXACT_FREE
 
 SIMULATED_GAMES: Final = 10_000
 """Games simulated for a distribution outside the exact range."""
@@ -27,7 +30,31 @@ def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator
     Exact up to ``outcome.EXACT_FREE`` free categories; beyond, ``SIMULATED_GAMES``
     simulated games (``rng``, default ``simulate.ByteDice`` seeded by the sheet's state
     mask · 64 + ν: the same games in CPython and in the page), with ``"games"`` and
-    ``"standard_error"``: the largest standard error of one ``p`` entry."""
+    ``"standard_error"``: the largest standard error of one ``p`` entry. With o= or t=, also
+    ``"goal_chart"`` (``goal_chart``)."""
+    found = _distribution(position, tilde, rng)
+    chart = goal_chart(position)
+    return found if chart is None else {**found, "goal_chart": chart}
+
+
+def goal_chart(position: Position) -> dict | None:
+    """Why the best average's law stands for a position with a goal (o= or t=; None without one,
+    or over): the goal's own law (``goal.goal_distribution``, exact, up to ``winning.EXACT_FREE``
+    free categories of mine and ``opponent.OPPONENT_EXACT_FREE`` of the rival's; with t= and its
+    chunks ``reach_play``, up to ``REACH_PLAY_FREE``) is drawn only within them.
+    ``{"reason": "free", "free": n}`` (o= adds ``"opponent_free": m``): the position has more free
+    categories than n (or m); ``{"reason": "files", "free": n}`` (t=): within them, so the reach
+    chunks were not held (its caller could not fetch them, or holds none)."""
+    if (position.opponent is None and position.target is None) or position.is_over:
+        return None
+    if position.opponent is not None:
+        return {"reason": "free", "free": GOAL_EXACT_FREE, "opponent_free": OPPONENT_EXACT_FREE}
+    reason = "free" if free_categories(position.sheet) > REACH_PLAY_FREE else "files"
+    return {"reason": reason, "free": REACH_PLAY_FREE}
+
+
+def _distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None) -> dict:
+    """``distribution``'s law (without ``"goal_chart"``)."""
     mask, nu, sigma = sheet_state(position.sheet)
     rolled = position.roll > 0 and position.dice is not None and not position.is_over
     if free_categories(position.sheet) > EXACT_DISTRIBUTION_FREE:

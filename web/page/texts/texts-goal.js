@@ -18,7 +18,11 @@ export const GOAL_TEXTS = {
     opponentSheet: "Opponent's sheet",
     opponentCell: (name) => `Opponent's ${name}`,
     opponentTurns: (theirs, mine, first, second) =>
-      `The opponent has filled ${theirs} and you ${mine}: at your turn they have ${first} (you play first) or ${second} (you play second).`,
+      theirs < first
+        ? `Now enter the rival's scores: at your turn they have ${first} (you play first) or ${second} (they do); ${theirs} so far. Until then the advice leaves them out.`
+        : `At your turn the rival has ${first} scores (you play first) or ${second} (they do), and has ${theirs}: enter yours (${mine} so far) or clear some of theirs. Until then the advice leaves them out.`,
+    rivalLeftOut: (theirs, first, second) =>
+      `Rival left out: their ${theirs} ${theirs === 1 ? "score does" : "scores do"} not fit your turn (${first} or ${second})`,
     targetLabel: "Score to reach",
     targetRange: (text) => `${text || "This"} is not a score to reach: a whole number from 0 to 999.`,
     aim: "Rank the options by",
@@ -44,6 +48,11 @@ export const GOAL_TEXTS = {
     noChanceOffline:
       "No network: no chance of winning yet, options by expected score. It follows when the network is back.",
     noChanceNetwork: "The files for the chance could not be fetched: options by expected score. Fetching them again…",
+    estimateTag: (word) => `\u2014 ${word}`,
+    estimateWordOffline: "estimate, no network",
+    estimateWordNetwork: "estimate, files not fetched",
+    noChanceWordOffline: "No chance without the network: options by average",
+    noChanceWordNetwork: "No chance: its files not fetched, options by average",
     chanceLabel: "chance",
     verdictMarginChance: (diff, next) => `Next best: ${next},\u00a0${diff}\u00a0pp`,
     gameDecided: "Decided: playing for the best score",
@@ -68,6 +77,12 @@ export const GOAL_TEXTS = {
     histogramBonus: (p) => `upper bonus ${p}`,
     histogramSimulated: (games, error) => `simulated: ${games.toLocaleString("en")} games (± ${error} % per score)`,
     histogramDesc: (mean, lo, hi) => `A bar per final score from ${lo} to ${hi}; mean ${mean}.`,
+    histogramWhyWin: (free, theirs) =>
+      `The options are ranked by the chance of winning; the chart of that play is drawn once you have at most ${free} free categories and the rival at most ${theirs}.`,
+    histogramWhyReach: (target, free) =>
+      `The options are ranked by the chance of reaching ${target}; the chart of that play is drawn from ${free} free categories on.`,
+    histogramWhyFiles: (target) =>
+      `The options are ranked by the chance of reaching ${target}; the chart of that play needs files this device could not fetch.`,
     histogramFailed: "The final-score histogram could not be computed.",
     errOpponent: "This link's opponent sheet does not fit yours.",
     errOpponentTurns: "This link's record of the opponent's turns does not fit the game.",
@@ -86,7 +101,11 @@ export const GOAL_TEXTS = {
     opponentSheet: "相手のスコア表",
     opponentCell: (name) => `相手の${name}`,
     opponentTurns: (theirs, mine, first, second) =>
-      `相手は${theirs}枠、あなたは${mine}枠記入済みです。あなたの番では相手は${first}枠(あなたが先手)か${second}枠(後手)です。`,
+      theirs < first
+        ? `続けて相手の得点を入れてください。あなたの番では相手は${first}枠(あなたが先手)か${second}枠(相手が先手)記入済みで、いまは${theirs}枠です。それまで助言は相手を含めません。`
+        : `あなたの番では相手は${first}枠(あなたが先手)か${second}枠(相手が先手)記入済みで、いまは${theirs}枠です。あなたの得点を入れる(いま${mine}枠)か、相手の枠を消してください。それまで助言は相手を含めません。`,
+    rivalLeftOut: (theirs, first, second) =>
+      `相手は除外中: 相手の${theirs}枠はあなたの番に合いません(${first}か${second}枠)`,
     targetLabel: "目標点",
     targetRange: (text) => `${text || "この値"}は目標点にできません (0〜999の整数)。`,
     aim: "並べ方",
@@ -111,6 +130,11 @@ export const GOAL_TEXTS = {
     estimateNetwork: "確率用のファイルを取得できませんでした。推定値を表示中です。再取得しています…",
     noChanceOffline: "オフライン: 確率はまだ出せません。期待値順に表示中。接続が戻ると表示します。",
     noChanceNetwork: "確率用のファイルを取得できませんでした。期待値順に表示中。再取得しています…",
+    estimateTag: (word) => `(${word})`,
+    estimateWordOffline: "推定値・オフライン",
+    estimateWordNetwork: "推定値・ファイル取得失敗",
+    noChanceWordOffline: "オフラインのため確率なし・期待値順",
+    noChanceWordNetwork: "ファイル取得失敗のため確率なし・期待値順",
     chanceLabel: "確率",
     verdictMarginChance: (diff, next) => `次善: ${next}、\u2060${diff}\u00a0ポイント`,
     gameDecided: "勝敗は決定: 最高得点をめざす",
@@ -135,6 +159,12 @@ export const GOAL_TEXTS = {
     histogramBonus: (p) => `ボーナス ${p}`,
     histogramSimulated: (games, error) => `シミュレーション ${games.toLocaleString("ja")} ゲーム (各得点 ± ${error} %)`,
     histogramDesc: (mean, lo, hi) => `最終得点 ${lo}〜${hi} の棒グラフ。平均 ${mean}`,
+    histogramWhyWin: (free, theirs) =>
+      `手は勝率の順です。勝ちにいく手の分布は、空き枠があなた${free}以下・相手${theirs}以下になると表示します。`,
+    histogramWhyReach: (target, free) =>
+      `手は${target}点以上の確率の順です。その手の分布は空き枠が${free}以下になると表示します。`,
+    histogramWhyFiles: (target) =>
+      `手は${target}点以上の確率の順です。その手の分布に要るファイルをこの端末で取得できませんでした。`,
     histogramFailed: "最終得点の分布を計算できませんでした。",
     errOpponent: "このリンクの相手のスコア表があなたの表と合いません。",
     errOpponentTurns: "このリンクの相手の手番の記録がゲームと合いません。",

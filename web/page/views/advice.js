@@ -6,7 +6,16 @@ import { currentQuery, practising, store } from "../state/store.js";
 import { formatChanceLoss, formatExpected, formatLoss, t } from "../texts/texts.js";
 import { formatChance } from "../texts/texts-goal.js";
 import { renderError } from "./error.js";
-import { aimedOptions, chanceData, chanceOf, chanceText, renderEstimate } from "./goal.js";
+import {
+  aimedOptions,
+  chanceData,
+  chanceOf,
+  chanceText,
+  estimateWord,
+  renderEstimate,
+  rivalLeftOut,
+  withEstimate,
+} from "./goal.js";
 import { renderHistogram } from "./histogram.js";
 import { renderCard } from "./card.js";
 import { optionWhy, renderCoach } from "./coach.js";
@@ -111,6 +120,11 @@ function drawAdvice() {
   list.setAttribute("data-query", store.shown.query);
   list.setAttribute("data-position", position);
   renderVerdict(result, dice, variant, target);
+  // A rival's sheet left out of the advice: the verdict says so, else the line under it.
+  const out = rivalLeftOut();
+  if (out && !$("#verdict-box").childElementCount) {
+    summary.textContent = `${t("rivalLeftOut", out.theirs, out.first, out.second)} · ${summary.textContent}`;
+  }
   renderCard(); // the best category, and the previews of these dice
 }
 
@@ -240,6 +254,6 @@ const theyStartNow = () => store.theyStart;
 /** `text` after the chance of a position with a goal (its answer's: before the roll), if any. */
 function withChance(result, text) {
   const target = store.state.target ?? null;
-  const chance = chanceText(result, target, !result.exact);
+  const chance = withEstimate(chanceText(result, target, !result.exact), estimateWord(result));
   return chance ? `${chance} · ${text}` : text;
 }

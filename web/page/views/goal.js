@@ -71,14 +71,23 @@ export function renderGoal() {
   }
   renderTargetError($("#target").value.trim());
   $("#target").disabled = playing;
-  // Their count of filled categories must fit the turn order: said only when it does not.
-  const theirs = s.opponent?.filter((v) => v !== null).length;
-  const [first, second] = turnOrderCounts(s.sheet);
-  const fits = !s.opponent || theirs === first || theirs === second;
-  const mine = s.sheet.filter((v) => v !== null).length;
-  $("#opponent-sums").hidden = fits;
-  $("#opponent-sums").textContent = fits ? "" : t("opponentTurns", theirs, mine, first, second);
+  // Their count of filled categories must fit the turn order: what to enter, said only when it does not.
+  const out = rivalLeftOut();
+  $("#opponent-sums").hidden = out === null;
+  $("#opponent-sums").textContent = out ? t("opponentTurns", out.theirs, out.mine, out.first, out.second) : "";
   renderPack(kind !== "none");
+}
+
+/** A rival's sheet being entered whose count of filled categories does not fit my turn yet (the
+ * advice leaves it out: state/store.js's currentQuery): {theirs, mine, first, second} (their
+ * count, mine, and theirs at my turn if I play first or second), or null. */
+export function rivalLeftOut() {
+  const s = store.state;
+  if (store.game || !s.opponent) return null;
+  const theirs = s.opponent.filter((v) => v !== null).length;
+  const [first, second] = turnOrderCounts(s.sheet);
+  if (theirs === first || theirs === second) return null;
+  return { theirs, mine: s.sheet.filter((v) => v !== null).length, first, second };
 }
 
 const packVariant = () => store.state.variant ?? store.rules?.default_variant;
@@ -155,8 +164,22 @@ export function chanceText(option, target, approximate = false) {
   return "";
 }
 
+/** The words beside the chance of `result` (an answer) that went without files it could not fetch
+ * (its "estimate", yacht.api): "estimate, no network" (or that the files were not fetched), or,
+ * without any chance, that the options are by average; "" when it is no estimate. */
+export function estimateWord(result) {
+  const estimate = result?.estimate;
+  if (!estimate || result.decided) return "";
+  const where = store.online ? "Network" : "Offline";
+  return t(estimate.chance ? `estimateWord${where}` : `noChanceWord${where}`);
+}
+
+/** `chance` (chanceText's words) with the estimate's words beside it (estimateWord), or those alone. */
+export const withEstimate = (chance, word) => (chance && word ? `${chance} ${t("estimateTag", word)}` : chance || word);
+
 /** Where the answer `result` went without files it could not fetch (its "estimate",
- * yacht.api): the note in the goal card says so and why (the verdict marks the chance with ≈) (no network, or a failed fetch), with
+ * yacht.api): the note in the goal card says so and why (no network, or a failed fetch; the
+ * verdict's short words beside the chance are estimateWord's), with
  * data-lacking (the kinds), data-chance ("true": an estimate shown, "false": none) and
  * data-online; hidden otherwise. */
 export function renderEstimate(result) {

@@ -1,10 +1,13 @@
 // The final-score histogram of a position with a goal: yacht.api.distribution_query's
 // {"from", "p": [P(from), P(from + 1), …], "bonus", "expected", "exact", "games"?,
-// "standard_error"?, "play"} under the advised play ("goal": playing for the goal, where that is
-// exact; "average": for the best average), drawn as an SVG bar per final score, with the mean,
-// the chance of the upper bonus, how it was computed and, with t=, the score to reach.
+// "standard_error"?, "play", "goal_chart"?} under the advised play ("goal": playing for the goal,
+// where the core draws it; "average": for the best average, and with a goal "goal_chart", why not
+// the goal's), drawn as an SVG bar per final score, with the mean, the chance of the upper bonus,
+// how it was computed and, with t=, the score to reach marked. Its heading says whose play it is;
+// where that is not the play the options are ranked by, a line under it says why. It states no
+// chance of the goal: the verdict's is the one on screen.
 // One element data-testid="histogram" with data-query, data-expected, data-bonus, data-exact,
-// data-play.
+// data-play, data-goal-chart (the core's reason).
 
 import { $, el, svgEl } from "./dom.js";
 import { readQuery } from "../model/formats.js";
@@ -39,7 +42,7 @@ export function renderHistogram() {
     return;
   }
   box.hidden = false;
-  const key = `${shown.query}|${store.language}|${shown.error ? "error" : "result"}`;
+  const key = `${shown.query}|${store.language}|${store.aim}|${shown.error ? "error" : "result"}`;
   if (key === drawn) return;
   drawn = key;
   box.dataset.query = shown.query;
@@ -54,6 +57,8 @@ export function renderHistogram() {
     exact: String(d.exact),
     play: d.play,
   });
+  if (d.goal_chart) box.dataset.goalChart = d.goal_chart.reason;
+  else delete box.dataset.goalChart;
   const target = readQuery(shown.query).target;
   const title =
     d.play === "average"
@@ -63,17 +68,21 @@ export function renderHistogram() {
         : t("histogramTitleReach", target);
   const how = d.exact ? t("exact") : t("histogramSimulated", d.games, (100 * d.standard_error).toFixed(2));
   const facts = [t("histogramMean", formatExpected(d.expected)), t("histogramBonus", formatChance(d.bonus)), how];
-  if (target !== null) facts.push(t("reachChance", target, formatChance(reach(d, target))));
+  // Ranked by the goal's chance, a chart of the best average says why (the core's reason).
+  const why = d.goal_chart && store.aim === "win" ? whyAverage(d.goal_chart, target) : "";
   box.replaceChildren(
     el("h3", { text: title }),
+    why ? el("p", { class: "hint histogram-why", "data-testid": "histogram-why", text: why }) : "",
     chart(d, target),
     el("p", { class: "hint histogram-facts", text: facts.join(" · ") }),
   );
 }
 
-/** P(final ≥ target) of a distribution. */
-function reach(d, target) {
-  return d.p.reduce((sum, p, i) => (d.from + i >= target ? sum + p : sum), 0);
+/** Why the chart is the best average's though the options are ranked by the goal's chance, from
+ * the core's "goal_chart" ({reason: "free" | "files", free, opponent_free?}). */
+function whyAverage(goal, target) {
+  if (target === null) return t("histogramWhyWin", goal.free, goal.opponent_free);
+  return goal.reason === "files" ? t("histogramWhyFiles", target) : t("histogramWhyReach", target, goal.free);
 }
 
 /** The bars: final scores with a chance ≥ 0.05 % (and the target) on the x axis. */

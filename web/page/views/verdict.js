@@ -9,7 +9,7 @@ import { gameResult, resultData, resultText } from "../model/result.js";
 import { categoryName, pointsOf } from "../model/rules.js";
 import { store } from "../state/store.js";
 import { formatChanceLoss, formatLoss, t } from "../texts/texts.js";
-import { aimedOptions, chanceData, chanceText } from "./goal.js";
+import { aimedOptions, chanceData, chanceText, estimateWord, rivalLeftOut } from "./goal.js";
 
 let handlers = null;
 
@@ -89,7 +89,7 @@ export function renderVerdict(result, dice, variant, target = null) {
       ...chanceData(best),
     },
     el("p", { class: "verdict-words", text: verdictWords(best, dice, variant, result.roll) }),
-    chance ? el("p", { class: "verdict-chance", text: chance, title: result.exact ? null : t("approximate") }) : "",
+    chanceLine(chance, estimateWord(result), result.exact),
     margin ? el("p", { class: "verdict-margin", text: margin }) : "",
   );
   $("#verdict-box").replaceChildren(verdict);
@@ -106,6 +106,35 @@ export function renderVerdict(result, dice, variant, target = null) {
     apply.focus();
     handlers.verdictFocused();
   }
+}
+
+/** The verdict's line under its words: the chance (≈ where approximate), with "estimate, no
+ * network" beside it (data-testid="verdict-estimate") where the answer went without files; or
+ * that a rival's sheet being entered is left out, and why (data-testid="rival-left-out", with
+ * data-theirs and data-fit: their count, and the counts that fit my turn). A line that carries
+ * such words ("noted") may take two lines, the summary's line under the verdict then its room. */
+function chanceLine(chance, word, exact) {
+  const out = rivalLeftOut();
+  if (out) {
+    return el("p", {
+      class: "verdict-chance noted",
+      "data-testid": "rival-left-out",
+      "data-theirs": out.theirs,
+      "data-fit": `${out.first} ${out.second}`,
+      text: t("rivalLeftOut", out.theirs, out.first, out.second),
+    });
+  }
+  if (!chance && !word) return "";
+  const title = chance && !exact ? t("approximate") : null;
+  const line = el("p", { class: word ? "verdict-chance noted" : "verdict-chance", title });
+  line.append(chance);
+  if (word) {
+    if (chance) line.append(" "); // where the line may break: the words beside it stay whole
+    const text = chance ? t("estimateTag", word) : word;
+    const kind = chance ? "estimate-word beside" : "estimate-word"; // beside a chance: never broken
+    line.append(el("span", { class: kind, "data-testid": "verdict-estimate", text }));
+  }
+  return line;
 }
 
 /** The verdict's room when a game is over: the result in words ("You won 184–148"), or the final
