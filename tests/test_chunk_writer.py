@@ -62,6 +62,7 @@ def test_rows_of_one_drop_of_65535_the_largest_residuals_are_written_as_the_refe
 def test_shipped_chunks_written_together_are_the_reference_bytes_of_each(variant, quantity):
     """A batch of masks written at once (rows of different chunks and lengths side by side):
     each file is the reference's bytes for its mask alone, and the file shipped."""
+    assert encode_chunks(variant, {}, quantity) == []
     values = _shipped_values(variant, quantity, SAMPLE)
     written = encode_chunks(variant, values, quantity)
     assert len(written) == len(SAMPLE)

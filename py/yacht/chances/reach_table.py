@@ -105,7 +105,8 @@ _MARGIN: Final = 8
 _WIDE: Final = 6
 """Zero columns on each side of the writer's changes (``_stacked``): the shifts it tries."""
 _BLOCK: Final = 1 << 16
-"""Candidate residuals (rows × shifts × n, float32) the writer holds at once: 256 kB."""
+"""Candidate residuals (rows × shifts × n, float32) per order and weight the writer weighs at
+once: its buffer of the three orders' is about 0.8 MB, within a core's cache."""
 _NOT_TRIED: Final = 1 << 30
 """The bits of the codes the writer does not try (b 2 with o 3): more than any it does."""
 _ESCAPE: Final = 255
@@ -153,6 +154,8 @@ def encode_chunks(variant: str, chunks: Mapping[int, np.ndarray], quantity: str 
     for mask in chunks:
         if variant not in VARIANTS or not 0 <= mask < FULL_MASK or quantity not in QUANTITIES:
             raise ValueError(f"no chunk for variant {variant!r}, mask {mask}, quantity {quantity!r}")
+    if not chunks:
+        return []
     drops = [_drops(variant, mask, values) for mask, values in chunks.items()]
     stacked, lengths, firsts = _stacked(drops, [row_lengths(VARIANTS[variant], mask) for mask in chunks])
     codes, residuals = _chosen(stacked, lengths)
