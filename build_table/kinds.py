@@ -18,7 +18,7 @@ except ImportError:  # Windows: this process's CPU only
     resource = None
 
 import numpy as np
-from yacht.chances.reach_table import encode_chunk
+from yacht.chances.reach_table import encode_chunks
 from yacht.core.categories import FULL_MASK
 from yacht.core.rules import VARIANTS
 from yacht.core.table import decode, encode_spread
@@ -99,11 +99,10 @@ _VALUES: dict = {}  # the chunks' values, for the forked writers
 
 
 def _write_masks(folder: Path, name: str, quantity: str, first: int, stop: int) -> list[int]:
-    """Write the chunks of masks ``first`` … ``stop`` − 1; their sizes."""
+    """Write the chunks of masks ``first`` … ``stop`` − 1 (encoded together); their sizes."""
     values = _VALUES["values"]
-    return [
-        (folder / chunk_name(m)).write_bytes(encode_chunk(name, m, values[m], quantity)) for m in range(first, stop)
-    ]
+    files = encode_chunks(name, {m: values[m] for m in range(first, stop)}, quantity)
+    return [(folder / chunk_name(m)).write_bytes(data) for m, data in zip(range(first, stop), files, strict=True)]
 
 
 def write_chunks(folder: Path, name: str, quantity: str, values: np.ndarray) -> list[int]:

@@ -66,15 +66,20 @@ Writing is deterministic: the same R gives the same bytes. The writer (``encode_
 tries, for each row, b 0 and 1 with o 0–3 and b 2 with o 0–2, s −6 … 6 and a 1 … 16, and
 keeps the code whose residuals have the fewest bits (Σ of the bit lengths of |r|; a tie goes
 to the lower order, then the lower base, weight, shift); it deflates at level 9, memLevel 9,
-strategy ``Z_FILTERED``. A reader depends on none of these choices.
+strategy ``Z_FILTERED``. A row's candidates predict from the drops of the rows before it,
+known before any code is chosen, so ``encode_chunks`` weighs every candidate of every row of
+many chunks at once (rows of one length together, in float32, exact for these integers) and
+writes each chunk's bytes as ``encode_chunk`` alone would. A reader depends on none of these
+choices.
 """
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Final
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..core.categories import FULL_MASK, N_CATEGORIES
 from ..core.rules import VARIANTS, Variant
@@ -97,6 +102,13 @@ _WEIGHTS: Final = np.arange(1, 17)
 """The weights a the writer tries: a / 8 = 0.125 … 2."""
 _MARGIN: Final = 8
 """Zero columns on each side of the rows in ``_padded``: a shift reads 0 outside the rows."""
+_WIDE: Final = 6
+"""Zero columns on each side of the writer's changes (``_stacked``): the shifts it tries."""
+_BLOCK: Final = 1 << 16
+"""Candidate residuals (rows × shifts × n, float32) per order and weight the writer weighs at
+once: its buffer of the three orders' is about 0.8 MB, within a core's cache."""
+_NOT_TRIED: Final = 1 << 30
+"""The bits of the codes the writer does not try (b 2 with o 3): more than any it does."""
 _ESCAPE: Final = 255
 _WBITS: Final = -15
 """Raw deflate: no zlib header or Adler-32 (the SHA-256 checks every byte)."""
@@ -129,68 +141,172 @@ def _padded(lengths: np.ndarray) -> np.ndarray:
     return np.zeros((len(lengths) + 2, int(lengths.max(initial=0)) + 2 * _MARGIN), dtype=np.int64)
 
 
-def _zigzag(residual: np.ndarray) -> np.ndarray:
-    """Residuals modulo 65536 as signed 16-bit integers, zigzagged (0–65535)."""
-    signed = ((residual + 32768) & 0xFFFF) - 32768
-    return np.where(signed >= 0, 2 * signed, -2 * signed - 1)
-
-
-def _bits(residuals: np.ndarray) -> np.ndarray:
-    """(candidates,) Σ of the bit lengths of |residual| along the last axis (integers: exact)."""
-    return np.frexp(np.abs(residuals).astype(np.float64))[1].sum(axis=-1)
-
-
-def _codes(rows: np.ndarray, i: int, drops: np.ndarray) -> tuple[tuple[int, int, int, int], np.ndarray]:
-    """The code (order, base, shift, weight) of row i with the fewest residual bits, and its
-    residual (n,) before the zigzag, given the rows before it (``_padded``). Candidates in
-    order: b 0, b 1, then b 2 by weight, then shift."""
-    n = len(drops)
-    change = rows[i + 1] - rows[i]
-    moved = change[np.arange(n)[None, :] + _SHIFTS[:, None] + _MARGIN]  # (shifts, n)
-    corrections = (_WEIGHTS[:, None, None] * moved[None] + 4) >> 3  # (weights, shifts, n)
-    step = drops - rows[i + 1, _MARGIN : _MARGIN + n]
-    targets = np.concatenate([drops[None], step[None], step[None] - corrections.reshape(-1, n)])
-    best: tuple[int, int, int, np.ndarray] | None = None
-    for order in range(4):
-        if order == 3:
-            targets = targets[:2]  # b = 2 stops at order 2
-        if order:
-            targets[:, 1:] = targets[:, 1:] - targets[:, :-1]  # Δ, in place (the right side first)
-        bits = _bits(targets)
-        j = int(np.argmin(bits))
-        if best is None or bits[j] < best[0]:
-            best = (int(bits[j]), order, j, targets[j].copy())
-    _, order, j, residual = best
-    if j < 2:
-        return (order, j, 0, 0), residual
-    weight, shift = divmod(j - 2, len(_SHIFTS))
-    return (order, 2, int(_SHIFTS[shift]), int(_WEIGHTS[weight])), residual
-
-
 def encode_chunk(variant: str, mask: int, values: np.ndarray, quantity: str = "reach") -> bytes:
     """The chunk file of ``mask`` from its R, ``values`` (64, ≥ 1 + the longest row) indexed
     [ν, k] (``reach.empty_reach(...)[mask]``); only the stored entries are read."""
-    if variant not in VARIANTS or not 0 <= mask < FULL_MASK or quantity not in QUANTITIES:
-        raise ValueError(f"no chunk for variant {variant!r}, mask {mask}, quantity {quantity!r}")
+    return encode_chunks(variant, {mask: values}, quantity)[0]
+
+
+def encode_chunks(variant: str, chunks: Mapping[int, np.ndarray], quantity: str = "reach") -> list[bytes]:
+    """``encode_chunk`` of each mask → values of ``chunks``, in their order. Each row's
+    prediction reads the drops of the rows before it, known before any code is chosen, so
+    the codes of every row of every chunk are chosen together (``_chosen``)."""
+    for mask in chunks:
+        if variant not in VARIANTS or not 0 <= mask < FULL_MASK or quantity not in QUANTITIES:
+            raise ValueError(f"no chunk for variant {variant!r}, mask {mask}, quantity {quantity!r}")
+    if not chunks:
+        return []
+    drops = [_drops(variant, mask, values) for mask, values in chunks.items()]
+    stacked, lengths, firsts = _stacked(drops, [row_lengths(VARIANTS[variant], mask) for mask in chunks])
+    codes, residuals = _chosen(stacked, lengths)
+    files = []
+    for mask, first, rows in zip(chunks, firsts, drops, strict=True):
+        part = slice(first, first + len(rows))
+        stored = np.arange(residuals.shape[1]) < lengths[part, None]
+        order, base, shift, weight = codes[part].T
+        code_bytes = np.stack([order | base << 2 | (shift + 8) << 4, weight], axis=1).astype(np.uint8)
+        files.append(_file(variant, mask, quantity, code_bytes, residuals[part][stored]))
+    return files
+
+
+def _drops(variant: str, mask: int, values: np.ndarray) -> np.ndarray:
+    """(rows, W) int64 the drops of each row of ``mask``'s chunk (``q = round(R × 65535)`` with
+    q(0) = 65535, zero past the row's end), W its longest row; ValueError naming the first row
+    whose R rises along k or leaves 0–1."""
     lengths = row_lengths(VARIANTS[variant], mask)
-    rows = _padded(lengths)
-    codes = np.zeros((len(lengths), 2), dtype=np.uint8)
-    residuals = []
-    for i, (nu, length) in enumerate(zip(canonical_states(mask).tolist(), lengths.tolist(), strict=True)):
-        q = np.rint(values[nu, : length + 1] * SCALE).astype(np.int64)
-        q[0] = SCALE
-        drops = -np.diff(q)
-        if drops.min(initial=0) < 0 or q[-1] < 0:
-            raise ValueError(f"mask {mask}, ν {nu}: R rises along k or leaves 0–1")
-        (order, base, shift, weight), residual = _codes(rows, i, drops)
-        rows[i + 2, _MARGIN : _MARGIN + length] = drops
-        codes[i] = (order | base << 2 | (shift + 8) << 4, weight)
-        residuals.append(residual)
-    zigzag = _zigzag(np.concatenate(residuals))
+    width = int(lengths.max(initial=0))
+    stored = np.arange(width + 1) <= lengths[:, None]
+    nus = canonical_states(mask)
+    q = np.rint(np.where(stored, values[nus, : width + 1], 0.0) * SCALE).astype(np.int64)
+    q[:, 0] = SCALE
+    drops = np.where(stored[:, 1:], q[:, :-1] - q[:, 1:], 0)
+    bad = (drops < 0).any(axis=1) | (q[np.arange(len(lengths)), lengths] < 0)
+    if bad.any():
+        raise ValueError(f"mask {mask}, ν {nus[np.argmax(bad)]}: R rises along k or leaves 0–1")
+    return drops
+
+
+def _stacked(drops: list[np.ndarray], lengths: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The chunks' ``drops`` in one array (rows, W) int64, W their longest row, each chunk after
+    two zero rows (its rows −2 and −1); the length of each row (0: the zero rows), and the
+    index of each chunk's first row."""
+    firsts = (np.cumsum([2 + len(rows) for rows in drops]) - [len(rows) for rows in drops]).tolist()
+    stacked = np.zeros((firsts[-1] + len(drops[-1]), max(rows.shape[1] for rows in drops)), dtype=np.int64)
+    every = np.zeros(len(stacked), dtype=np.int64)
+    for first, rows, n in zip(firsts, drops, lengths, strict=True):
+        stacked[first : first + len(rows), : rows.shape[1]] = rows
+        every[first : first + len(rows)] = n
+    return stacked, every, firsts
+
+
+def _chosen(stacked: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The code of each row of ``_stacked``'s with the fewest residual bits, (rows, 4) int64
+    [row, (order, base, shift, weight)], and its residuals before the zigzag (rows, W) int64,
+    zero past the row's end: rows of one length n together, in blocks of about ``_BLOCK``
+    candidate residuals per weight, given the row before each and the change from the row two
+    before to it (rows, _WIDE + n + _WIDE), drop j at column _WIDE + j, 0 outside 0 … W − 1."""
+    codes = np.zeros((len(lengths), 4), dtype=np.int64)
+    residuals = np.zeros(stacked.shape, dtype=np.int64)
+    for n in np.unique(lengths[lengths > 0]).tolist():
+        rows = np.flatnonzero(lengths == n)
+        size, read = max(1, _BLOCK // (len(_SHIFTS) * n)), min(n + _WIDE, stacked.shape[1])
+        for block in (rows[i : i + size] for i in range(0, len(rows), size)):
+            drops, before = stacked[block, :n], stacked[block - 1, :n]
+            change = np.zeros((len(block), n + 2 * _WIDE), dtype=np.int64)
+            change[:, _WIDE : _WIDE + read] = stacked[block - 1, :read] - stacked[block - 2, :read]
+            codes[block] = _block_codes(drops, before, change)
+            residuals[block, :n] = _residuals(drops, before, change, codes[block])
+    return codes, residuals
+
+
+def _block_codes(drops: np.ndarray, before: np.ndarray, change: np.ndarray) -> np.ndarray:
+    """(rows, 4) the codes of rows of one length n: ``drops`` and ``before`` (rows, n), ``change``
+    (rows, n + 2 _WIDE). Every candidate's bits (``_bit_sum``: all plus 126 n), ``bits`` (order,
+    candidate, row), then the first of the fewest in the order of the module docstring's
+    tie-break: order, then b 0, b 1, b 2 by weight, then shift. The residuals are float32
+    (exact: |r| < 2²⁰). b 2's come from Δ being linear: Δ^o (step − moved correction) = Δ^o step
+    − the same move of Δ^o correction, except in the first o columns, where the moved
+    correction's columns before 0 read 0 (``_head_bits`` puts their bits right). The corrections
+    of each order and weight are one flat array, rows of n + 2 _WIDE one after the other, so that
+    a shift is a flat view and the residuals of a weight's every order and shift one subtraction
+    (the last 2 _WIDE columns of each row, not the row's, left out of the bits)."""
+    (rows, n), step = drops.shape, drops - before
+    bits = np.full((4, 2 + len(_WEIGHTS) * len(_SHIFTS), rows), _NOT_TRIED, dtype=np.int32)
+    plain = np.stack([drops, step]).astype(np.float32)  # b 0, b 1: (2, rows, n)
+    for order in range(4):
+        bits[order, :2] = _bit_sum(plain.copy(), n)
+        plain[..., 1:] = plain[..., 1:] - plain[..., :-1]
+    size = rows * change.shape[1]
+    flat = np.zeros((3, len(_WEIGHTS), size + 2 * _WIDE), dtype=np.float32)
+    corrections = flat[..., :size].reshape(3, len(_WEIGHTS), *change.shape)  # (orders, weights, rows, n + 2 _WIDE)
+    targets = np.zeros((3, *change.shape), dtype=np.float32)
+    corrections[0] = (_WEIGHTS[:, None, None].astype(np.int32) * change.astype(np.int32) + 4) >> 3
+    targets[0, :, :n] = step
+    for order in (1, 2):
+        for array in (corrections, targets):
+            array[order, ..., 0] = array[order - 1, ..., 0]
+            np.subtract(array[order - 1, ..., 1:], array[order - 1, ..., :-1], out=array[order, ..., 1:])
+    moved = as_strided(flat, (len(_WEIGHTS), 3, len(_SHIFTS), size), (flat.strides[1], flat.strides[0], 4, 4))
+    residual = np.empty((3, len(_SHIFTS), size), dtype=np.float32)
+    for w in range(len(_WEIGHTS)):
+        np.subtract(targets.reshape(3, 1, size), moved[w], out=residual)
+        bits[:3, 2 + w * len(_SHIFTS) : 2 + (w + 1) * len(_SHIFTS)] = _bit_sum(
+            residual.reshape(3, len(_SHIFTS), *change.shape), n
+        )
+    bits[1:3, 2:] += _head_bits(targets, corrections).reshape(2, -1, rows)
+    order, j = np.divmod(np.argmin(bits.reshape(-1, rows), axis=0), bits.shape[1])
+    weight, shift = np.divmod(j - 2, len(_SHIFTS))
+    tried = j >= 2
+    return np.stack(
+        [order, np.minimum(j, 2), np.where(tried, _SHIFTS[shift], 0), np.where(tried, _WEIGHTS[weight], 0)], axis=1
+    )
+
+
+def _head_bits(targets: np.ndarray, corrections: np.ndarray) -> np.ndarray:
+    """(orders 1 and 2, weights, shifts, rows) what b 2's bits gain in their first two columns
+    from the residuals Δ^o (step − moved correction) in place of those ``_block_codes`` took,
+    Δ^o step − the move of Δ^o correction (the columns 1 of order 1 are the same in both)."""
+    n = min(targets.shape[2] - 2 * _WIDE, 2)
+    head = np.ascontiguousarray(corrections[..., : len(_SHIFTS) + n])
+    moved = as_strided(head, (*head.shape[:3], len(_SHIFTS), n), (*head.strides, head.strides[3]))
+    taken = targets[:, None, :, None, :n] - moved  # (orders, weights, rows, shifts, ≤ 2)
+    both = np.stack([taken[1:], taken[:1].repeat(2, axis=0)])  # [taken, right] of orders 1 and 2
+    both[1, ..., 1:] -= np.array([1, 2])[:, None, None, None, None] * taken[0, ..., :1]
+    taken_bits, right_bits = _bit_sum(both, n)  # (orders, weights, rows, shifts) each
+    return (right_bits - taken_bits).swapaxes(2, 3)
+
+
+def _bit_sum(residuals: np.ndarray, n: int) -> np.ndarray:
+    """126 n + Σ of the bit lengths of |r| along the first n of the last axis of float32
+    integers (|r| < 2²³), which it overwrites: the float32 |r| + 0.5 is exact, and its exponent
+    field is 126 + the bit length of |r| (126 n is the same for every candidate of a row)."""
+    np.abs(residuals, out=residuals)
+    residuals += 0.5
+    fields = residuals.view(np.int32)
+    fields >>= 23
+    return fields[..., :n].sum(axis=-1, dtype=np.int32)
+
+
+def _residuals(drops: np.ndarray, before: np.ndarray, change: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """(rows, n) int64 each row's residuals under its code (``_chosen``'s arguments)."""
+    order, base, shift, weight = codes.T
+    n = drops.shape[1]
+    moved = np.take_along_axis(change, np.arange(n) + (shift + _WIDE)[:, None], axis=1)
+    residual = drops - np.where(base[:, None] > 0, before, 0) - ((weight[:, None] * moved + 4) >> 3)
+    for k in range(1, 4):
+        rows = order >= k
+        residual[rows, 1:] = residual[rows, 1:] - residual[rows, :-1]
+    return residual
+
+
+def _file(variant: str, mask: int, quantity: str, codes: np.ndarray, residuals: np.ndarray) -> bytes:
+    """The chunk file of ``codes`` (rows, 2) uint8 and ``residuals`` (count,), row after row."""
+    signed = ((residuals + 32768) & 0xFFFF) - 32768
+    zigzag = np.where(signed >= 0, 2 * signed, -2 * signed - 1)
     escapes = (zigzag[zigzag >= _ESCAPE] - _ESCAPE).astype("<u2").view(np.uint8).reshape(-1, 2).T
     body = codes.tobytes() + np.minimum(zigzag, _ESCAPE).astype(np.uint8).tobytes() + escapes.tobytes()
     deflater = zlib.compressobj(9, zlib.DEFLATED, _WBITS, 9, zlib.Z_FILTERED)
-    header = {"count": int(lengths.sum()), "mask": mask, "quantity": quantity, "variant": variant}
+    header = {"count": len(residuals), "mask": mask, "quantity": quantity, "variant": variant}
     return container(MAGIC, VERSION, header, deflater.compress(body) + deflater.flush())
 
 
