@@ -5,7 +5,7 @@ loader refused (``available.Reads``): a file missing degrades only the answers t
 Where nothing missing is read (the exact range), the answer is the full one."""
 
 import pytest
-from yacht.api import advise_query, explain_query
+from yacht.api import advise_query, explain_query, review_query
 from yacht.chances.goal import APPROXIMATION
 from yacht.loader import DEFAULT_TABLES, Tables, every_file
 
@@ -129,3 +129,15 @@ def test_what_an_answer_went_without_is_what_its_loader_refused(full) -> None:
     assert advise_query(query, tables)["estimate"]["lacking"] == ["reach"]
     tables.set_unavailable("official", [("law", 1 << 11)])
     assert advise_query(query, tables) == advise_query(query, full)
+
+
+def test_a_review_without_the_files_its_chances_need_is_graded_by_points_and_not_refused(full) -> None:
+    """A rival game from the empty sheets: with the chunks and the spread table refused, the
+    review grades every decision by points (no goal's chance), as a review without a goal does."""
+    record = "h=14466-4466-24466g.12356-6-16663-666-66634f&oh=a3b6"
+    answer = review_query(record, lacking_tables("reach", "law", "spread"))
+    assert answer["decisions"] and all("winning" not in d for d in answer["decisions"])
+    assert [d["loss"] for d in answer["decisions"]] == [
+        d["loss"] for d in review_query(record.split("&oh=")[0], full)["decisions"]
+    ]
+    assert all("winning" in d for d in review_query(record, full)["decisions"])
