@@ -1,11 +1,12 @@
 """A goal's answer without the files its caller could not fetch (``Tables.set_unavailable``):
-the options always, the chance estimated from what is loaded (the normal law of the spread
-table), or none when not even that is, and ``"estimate"`` saying which kinds it went without.
-Where nothing missing is read (the exact range), the answer is the full one."""
+the options always, the chance estimated from what is loaded (the chunks' curves rebuilt from
+the quantiles file, or the normal law of the spread table), or none when not even that is, and
+``"estimate"`` saying which kinds it went without. Where nothing missing is read (the exact
+range), the answer is the full one."""
 
 import pytest
 from yacht.api import advise_query, explain_query
-from yacht.chances.goal import APPROXIMATION
+from yacht.chances.goal import APPROXIMATION, ESTIMATED
 from yacht.loader import DEFAULT_TABLES, Tables
 
 # (query, the chunk kinds its goal reads)
@@ -39,9 +40,23 @@ def keys(answer: dict) -> list:
 
 
 @pytest.mark.parametrize(("query", "reads"), BEYOND)
-def test_without_chunks_the_chance_is_the_spread_tables_estimate_and_says_so(full, query, reads) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law"))
+@pytest.mark.parametrize("spread", [True, False])
+def test_without_chunks_the_chance_is_the_quantiles_estimate_and_says_so(full, query, reads, spread) -> None:
+    """The spread table is not read: the answer is the same whether it lacks or not."""
+    answer = advise_query(query, lacking_tables("reach", "law", *([] if spread else ["spread"])))
     assert answer["estimate"] == {"lacking": reads, "chance": True}
+    assert answer["exact"] is False and answer["method"] == ESTIMATED
+    exact = advise_query(query, full)
+    assert sorted(keys(answer)) == sorted(keys(exact))
+    name = "win" if "win" in exact else "reach"
+    assert answer[name] == answer["options"][0][name]
+    assert abs(answer[name] - exact[name]) < 0.03
+
+
+@pytest.mark.parametrize(("query", "reads"), BEYOND)
+def test_without_chunks_or_quantiles_the_chance_is_the_spread_tables_estimate_and_says_so(full, query, reads) -> None:
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles"))
+    assert answer["estimate"] == {"lacking": sorted([*reads, "quantiles"]), "chance": True}
     assert answer["exact"] is False and answer["method"] == APPROXIMATION
     exact = advise_query(query, full)
     assert "estimate" not in exact
@@ -54,9 +69,11 @@ def test_without_chunks_the_chance_is_the_spread_tables_estimate_and_says_so(ful
 
 
 @pytest.mark.parametrize(("query", "reads"), BEYOND)
-def test_without_chunks_or_spread_the_options_come_by_expected_score_with_no_chance(full, query, reads) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law", "spread"))
-    assert answer["estimate"] == {"lacking": sorted([*reads, "spread"]), "chance": False}
+def test_without_chunks_quantiles_or_spread_the_options_come_by_expected_score_with_no_chance(
+    full, query, reads
+) -> None:
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
+    assert answer["estimate"] == {"lacking": sorted([*reads, "quantiles", "spread"]), "chance": False}
     assert answer["exact"] is False
     assert all("win" not in o and "reach" not in o for o in answer["options"])
     plain = advise_query(query.split("&o=")[0].split("&t=")[0], full)
@@ -66,7 +83,7 @@ def test_without_chunks_or_spread_the_options_come_by_expected_score_with_no_cha
 
 @pytest.mark.parametrize("query", EXACT)
 def test_in_the_exact_range_nothing_lacking_is_read_and_the_answer_is_the_full_one(full, query) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law", "spread"))
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
     exact = advise_query(query, full)
     assert "estimate" not in answer and answer["exact"] is True
     assert keys(answer) == keys(exact)
@@ -76,9 +93,9 @@ def test_in_the_exact_range_nothing_lacking_is_read_and_the_answer_is_the_full_o
         assert got[name] == pytest.approx(want[name], abs=2e-5)
 
 
-def test_the_coach_without_chunks_or_spread_explains_by_expected_score(full) -> None:
+def test_the_coach_without_chunks_quantiles_or_spread_explains_by_expected_score(full) -> None:
     query = BEYOND[1][0]
-    answer = explain_query(query, lacking_tables("reach", "law", "spread"))
+    answer = explain_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
     assert answer["estimate"]["chance"] is False
     assert all("goal_aims" not in o and "aims" in o for o in answer["options"])
 

@@ -21,11 +21,18 @@ def lacking(tables: Mapping[str, Table], variant: str) -> frozenset[str]:
 def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.ndarray] | None, Callable | None]:
     """The sd table's loader and the chunks' loader of ``variant``, where ``tables``
     has them (``(None, None)`` for a plain mapping), and neither of a kind its caller could not
-    fetch now (the chunks' when either quantity lacks: an answer reads both or neither)."""
+    fetch now (the chunks' when either quantity lacks: an answer reads both or neither; then the
+    curves rebuilt from the quantiles file stand in for them, ``quantiles.EstimatedReach``, unless
+    that lacks too)."""
     spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
     without = lacking(tables, variant)
     spread = None if "spread" in without else spread
-    chunks = None if without & {"reach", "law"} else chunks
+    if chunks is not None and without & {"reach", "law"}:
+        from .chances.quantiles import EstimatedReach
+
+        quantiles = getattr(tables, "quantiles", None)
+        estimated = quantiles and "quantiles" not in without and EstimatedReach(lambda: quantiles(variant))
+        return spread and (lambda: spread(variant)), estimated or None
     return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
 
 

@@ -52,6 +52,7 @@ from ..core.rules import Variant, score_table
 from .calibration import BLEND, CALIBRATED, calibrated_channels, calibration_shift
 from .opponent import OPPONENT_EXACT_FREE, opponent_law, required_spread
 from .outcome import Distribution, Turn, max_future
+from .quantiles import EstimatedReach
 from .reach_table import Chunk, Reach, chunk_of, chunks_for
 from .winning import (
     EXACT_FREE,
@@ -65,7 +66,10 @@ from .winning import (
 )
 
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
-"""``"method"`` of an answer whose chance is approximate without chunks (the spread table's law)."""
+"""``"method"`` of an answer whose chance is approximate without chunks nor quantiles (the spread table's law)."""
+ESTIMATED: Final = "as with the chunks, on their curves rebuilt from the quantiles file"
+"""``"method"`` of an answer read from the quantiles file in place of the chunks (``quantiles``):
+a t= chance on the rebuilt R, an o= chance blended and shifted as ``calibration.CALIBRATED`` says."""
 
 
 def goal_turn(
@@ -106,15 +110,19 @@ def goal_after(
 
     - a score to reach (one channel) with ``chunks``: R of the next states, exact always;
     - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after``), exact;
-    - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
-      advisor's exact law and the reach bound);
+    - beyond, with ``chunks`` (or the curves of ``quantiles.EstimatedReach`` in their place): a
+      score to reach as above, a win chance ``blended_after`` (one exact turn, then a blend of
+      the advisor's exact law and the reach bound);
     - beyond, without: the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
     """
     masks = chunks_for(mask)
-    if chunks is not None and weights.size == 1:
+    estimated = isinstance(chunks, EstimatedReach)
+    if chunks is not None and weights.size == 1 and not estimated:
         return threshold_after(chunks({"reach": masks})["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), True
     if 12 - bin(mask).count("1") <= exact_free:
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
+    if chunks is not None and weights.size == 1:
+        return threshold_after(chunks({"reach": masks})["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), False
     if chunks is not None:
         return blended_after(chunks({"law": masks, "reach": masks}), variant, mask, nu, sigma, payoff), False
     sd = required_spread(spread, "o" if weights.size == 2 else "t")
@@ -160,15 +168,18 @@ def chunks_needed(position: Position) -> dict[str, list[int]]:
 def went_without(position: Position, lacking: frozenset[str]) -> list[str]:
     """The kinds a goal answer of ``position`` goes without when its caller could not fetch
     ``lacking`` now, sorted: the chunks it reads (``chunks_needed``: without either quantity it
-    reads neither, and the normal law of the spread table stands in), and the spread table too
-    where that is lacking as well. ``[]``: the answer is as good as with every file."""
+    reads neither, and their curves rebuilt from the quantiles file stand in), and where the
+    quantiles file lacks as well, it (the normal law of the spread table stands in) and the
+    spread table if that lacks too. ``[]``: the answer is as good as with every file."""
     wanted = chunks_needed(position)
     if position.target is not None and free_categories(position.sheet) <= EXACT_FREE:
         wanted = {}  # the goal DP is exact without them
     read = {q for q, masks in wanted.items() if masks}
     if not read or not lacking & {"reach", "law"}:
         return []
-    return sorted(read | ({"spread"} & lacking))
+    if "quantiles" not in lacking:
+        return sorted(read)  # their curves rebuilt from the quantiles file stand in
+    return sorted(read | ({"quantiles", "spread"} & lacking))
 
 
 def chunks_ahead(position: Position, rival_next: bool = False) -> list[tuple[str, int]]:
@@ -265,8 +276,10 @@ def solve_turn(
     payoff, weights, names, exact = _goal_payoff(position, tilde, spread, reach)
     root, after, mine_exact = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
     method = None if exact and mine_exact else CALIBRATED if reach is not None else APPROXIMATION
+    if method is not None and isinstance(reach, EstimatedReach):
+        method = ESTIMATED
     shift = 0.0
-    if method == CALIBRATED and position.opponent is not None:
+    if method in (CALIBRATED, ESTIMATED) and position.opponent is not None:
         shift = calibration_shift(free_categories(position.sheet), free_categories(position.opponent))
     return GoalTurn(root, after, weights, names, method is None, payoff, method, shift)
 

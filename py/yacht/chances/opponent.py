@@ -3,7 +3,8 @@ the chance of winning once my sheet is full and only the opponent's turns are to
 
 ``opponent_law``: their distribution under optimal-expected play from their sheet, solved
 exactly up to ``OPPONENT_EXACT_FREE`` free categories; beyond, read from the law chunk of their
-mask (exact too) or, without chunks, a normal law from the spread table (``required_spread``).
+mask (exact too; without them, its curve rebuilt from the quantiles file) or, without either, a
+normal law from the spread table (``required_spread``).
 """
 
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from ..core.options import sheet_state
 from ..core.position import GoalUnavailable, Position, free_categories
 from ..core.rules import Variant
 from .outcome import Distribution, canonical_nu, max_future, solve_outcome
+from .quantiles import EstimatedReach
 from .reach_table import Reach
 from .winning import normal_points
 
@@ -61,11 +63,12 @@ def opponent_law(
 ) -> tuple[Distribution, bool]:
     """The opponent's final-score distribution under optimal-expected play from their state
     (roll 0), and whether it is exact: solved up to ``exact_free`` free categories; beyond,
-    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point) or, without
-    chunks, a normal law of their future points (mean Ẽ, sd from the spread table) on whole
-    points. ``memo``: the laws of future points already found, for a caller that asks about
-    many sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
-    range (every state an exact solve passes is kept), else by (mask, ν)."""
+    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point; not exact when
+    they are ``quantiles.EstimatedReach``'s rebuilt curves) or, without chunks, a normal law of
+    their future points (mean Ẽ, sd from the spread table) on whole points. ``memo``: the laws
+    of future points already found, for a caller that asks about many sheets of one variant,
+    table and ``exact_free``: by (mask, canonical ν) in the exact range (every state an exact
+    solve passes is kept), else by (mask, ν)."""
     solved = 12 - bin(mask).count("1") <= exact_free
     memo = {} if memo is None else memo
     key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0])) if solved else (mask, nu)
@@ -80,4 +83,5 @@ def opponent_law(
             sd = required_spread(spread, "o")
             memo[key] = Distribution(0, normal_points(float(tilde[mask, nu]), float(sd[mask, nu]), most), float("nan"))
     law = memo[key]
-    return Distribution(sigma, law.points, law.bonus), solved or chunks is not None
+    exact = solved or (chunks is not None and not isinstance(chunks, EstimatedReach))
+    return Distribution(sigma, law.points, law.bonus), exact

@@ -92,6 +92,16 @@ KINDS: Final = {
             modules=("yacht.core.solver", "yacht.core.table", "yacht.chances.law", "yacht.chances.reach_table"),
         ),
         TableKind(
+            name="quantiles",
+            field="quantiles",
+            files={"": "yacht-{variant}.quantiles"},
+            chunked=False,
+            fetch="goal",
+            builder="build_quantiles",
+            loader="load_quantiles",
+            modules=("yacht.chances.quantiles", "yacht.chances.reach_table"),
+        ),
+        TableKind(
             name="coach",
             field="coach",
             files={"bonus": "yacht-{variant}.bonus", "points": "yacht-{variant}.points"},
