@@ -65,7 +65,7 @@ def build_quantiles(out: Path, kind: str, name: str, tilde: np.ndarray, data: by
 
 
 def chunk_crossings(out: Path, name: str) -> dict[str, np.ndarray]:
-    """Per curve ("law", "reach"), the crossings (N, L) of every state, in the file's row order,
+    """Per curve ("law", "reach"), the crossings (N, L) of every state the file holds, in its row order,
     from the chunks in ``out``, read by two forked workers."""
     tasks = [
         (out, name, quantity, first, min(first + 256, FULL_MASK))
@@ -80,9 +80,10 @@ def chunk_crossings(out: Path, name: str) -> dict[str, np.ndarray]:
 
 def _masks_crossings(out: Path, name: str, quantity: str, first: int, stop: int) -> np.ndarray:
     """The crossings of ``quantity``'s curve of the states of masks ``first`` … ``stop`` − 1."""
-    tables = Tables(out)
-    chunks = tables.chunks_of(name, {quantity: list(range(first, stop))})[quantity]
-    return np.concatenate([quantiles.crossings(chunks[m].values[canonical_states(m)], quantity) for m in chunks])
+    masks = [m for m in range(first, stop) if quantiles.stored(m)]
+    chunks = Tables(out).chunks_of(name, {quantity: masks})[quantity]
+    rows = [quantiles.crossings(chunks[m].values[canonical_states(m)], quantity) for m in masks]
+    return np.concatenate([np.zeros((0, len(quantiles.LEVELS[quantity]))), *rows])
 
 
 def build_coach(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:

@@ -110,3 +110,10 @@ def test_only_kinds_fetched_on_demand_can_be_gone_without() -> None:
     assert tables.lacking("official") == {"coach"} and tables.lacking("strict") == frozenset()
     tables.set_unavailable("official", [])
     assert tables.lacking("official") == frozenset()
+
+
+def test_without_chunks_the_distribution_of_a_target_is_the_best_averages_not_a_play_on_rebuilt_curves(full) -> None:
+    query = "s=3,6,9,12,,18,22,,,,30,&d=55561&r=2&v=strict&t=150"  # 5 free: the target's play needs R
+    assert advise_query(query, full, with_distribution=True)["distribution"]["play"] == "goal"
+    answer = advise_query(query, lacking_tables("reach", "law"), with_distribution=True)
+    assert answer["method"] == ESTIMATED and answer["distribution"]["play"] == "average"

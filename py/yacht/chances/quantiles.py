@@ -3,12 +3,12 @@ a few numbers each, which stand in for the chunks when they cannot be fetched (`
 
 Per state s = (mask, canonical ν) and curve C(s, k) (C = S or R: the chance that the points still
 to come reach k, 1 at k = 0, not rising with k), the file keeps the points k_j where C falls
-through the chances p_j = Φ(z_j), z_j in ``LEVELS`` (13 for S, 17 for R, their p_j about evenly
+through the chances p_j = Φ(z_j), z_j in ``LEVELS`` (14 for S, 18 for R, their p_j about evenly
 spaced between 0.994 and 0.006; k_j: the crossing of the line between C at the two whole k around
 it). A reader rebuilds C(s, k) = Φ(z(k)) (``rebuilt``), z(k) the monotone cubic through the
 (k_j, z_j) (``monotone_cubic``), straight beyond the end knots, C = 1 at k = 0 and 0 beyond the
 most the state can still score. Between two knots both C and its rebuilding lie between their
-p_j, so a rebuilt chance is within the largest step of the p_j (0.07 for R, 0.095 for S), and of
+p_j, so a rebuilt chance is within the largest step of the p_j (0.061 for R, 0.080 for S), and of
 the half point a k_j is rounded by, of the chunks' at every k; the mixtures a normal law misses
 (the upper bonus, the Yacht's 50) move the k_j. A t= or o= answer on the rebuilt curves is
 measured against the one on the chunks in docs/mathematics.md ("Without the chunks").
@@ -21,18 +21,19 @@ file format, not the package version). A file is, in order (the container of ``c
    SHOULD accept a higher minor one.
 3. Header length ``H``, 4 bytes, unsigned little-endian (at most 1,024).
 4. Header, ``H`` bytes: a UTF-8 JSON object, keys sorted, no spaces, holding exactly ``count``
-   (the number of rows, a JSON integer: 119,870) and ``variant`` (``"official"`` or
+   (the number of rows, a JSON integer: 112,718) and ``variant`` (``"official"`` or
    ``"strict"``). Levels, resolution and layout are those of the format version.
 5. Payload: a zlib stream (deflate with its header and Adler-32), up to the last 32 bytes.
 6. Checksum, 32 bytes: the SHA-256 of every byte before it.
 
-Rows: one per state, masks 0 … 4094 ascending and within a mask its reachable canonical ν
-(``reach.canonical_states``) ascending; N rows. Row i holds W = 30 numbers: S's k_0 … k_12, then
-R's k_0 … k_16 (k_j ascending), each as q = round(k × ``RESOLUTION``), whole points (within half a
-point). Coding: each curve as its first q then the gaps q_j − q_{j−1} (≥ 0); those W numbers are
-differenced from the previous row's (row −1: zeros), zigzagged (z = 2r for r ≥ 0, −2r − 1
-otherwise), written as little-endian uint16 and byte-shuffled (every low byte, then every high
-byte): the inflated payload is 2 W N bytes.
+Rows: one per state of a mask with at least 4 free categories (``MIN_FREE``: the states an
+estimate reads), masks ascending and within a mask its reachable canonical ν
+(``reach.canonical_states``) ascending; N rows (112,718). Row i holds W = 32 numbers: S's
+k_0 … k_13, then R's k_0 … k_17 (k_j ascending), each as q = round(k × ``RESOLUTION``), whole
+points (within half a point). Coding: each curve as its first q then the gaps q_j − q_{j−1}
+(≥ 0); those W numbers are differenced from the previous row's (row −1: zeros), zigzagged
+(z = 2r for r ≥ 0, −2r − 1 otherwise), written as little-endian uint16 and byte-shuffled (every
+low byte, then every high byte): the inflated payload is 2 W N bytes.
 
 A reader MUST verify, before using any value: the checksum; every header field's JSON type and
 value (the variant it asked for, count = N); that the payload inflates to exactly 2 W N bytes
@@ -60,9 +61,9 @@ from .reach_table import Chunk
 MAGIC: Final = b"\x89YQUANT\n"
 VERSION: Final = (1, 0)
 LEVELS: Final = {
-    "law": np.array([2.5, 1.48, 1.04, 0.74, 0.48, 0.24, 0.0, -0.24, -0.48, -0.74, -1.04, -1.48, -2.5]),
+    "law": np.array([2.5, 1.48, 1.04, 0.75, 0.51, 0.3, 0.1, -0.1, -0.3, -0.51, -0.75, -1.04, -1.48, -2.5]),
     "reach": np.array(
-        [2.5, 1.6, 1.25, 0.97, 0.74, 0.54, 0.35, 0.17, 0.0, -0.17, -0.35, -0.54, -0.74, -0.97, -1.25, -1.6, -2.5]
+        [2.5, 1.6, 1.2, 0.94, 0.73, 0.55, 0.38, 0.22, 0.07, -0.07, -0.22, -0.38, -0.55, -0.73, -0.94, -1.2, -1.6, -2.5]
     ),
 }
 """Per curve, the z_j whose chances Φ(z_j) it is cut at, descending: k_j ascends along them."""
@@ -76,10 +77,22 @@ def file_name(variant: str) -> str:
     return kind_file_name("quantiles", variant)
 
 
+MIN_FREE: Final = 4
+"""The masks whose states the file holds have at least this many free categories: those an
+estimate reads (one category after a sheet beyond ``winning.EXACT_FREE``, an opponent's beyond
+``opponent.OPPONENT_EXACT_FREE``)."""
+
+
+def stored(mask: int) -> bool:
+    """The file holds the states of ``mask`` (``MIN_FREE`` free categories or more)."""
+    return 12 - bin(mask).count("1") >= MIN_FREE
+
+
 @cache
 def row_offsets() -> np.ndarray:
-    """(4096,) the first row of each mask (the full sheet's: the row count, 119,870)."""
-    counts = [len(canonical_states(m)) for m in range(FULL_MASK)]
+    """(4096,) the first row of each mask (the full sheet's: the row count, 112,718); a mask
+    not ``stored`` has none."""
+    counts = [len(canonical_states(m)) if stored(m) else 0 for m in range(FULL_MASK)]
     return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
 
 
@@ -149,7 +162,7 @@ def decode(data: bytes, *, variant: str, source: str = "quantiles file") -> "Qua
 def _row_most(variant: Variant) -> np.ndarray:
     """(N,) the most each row's state can still score."""
     table = max_future_table(variant)
-    return np.concatenate([table[m, canonical_states(m)] for m in range(FULL_MASK)]).astype(np.int64)
+    return np.concatenate([table[m, canonical_states(m)] for m in range(FULL_MASK) if stored(m)]).astype(np.int64)
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -207,7 +220,9 @@ class Quantiles:
 
     def chunk(self, quantity: str, mask: int) -> Chunk:
         """The rebuilt curve of ``quantity`` ("reach" or "law") of ``mask`` (not the full
-        sheet) as a ``reach_table.Chunk`` (values (64, width) [canonical ν, k]); kept."""
+        sheet, ``stored``) as a ``reach_table.Chunk`` (values (64, width) [canonical ν, k]); kept."""
+        if not stored(mask):
+            raise ValueError(f"the quantiles file holds no state of mask {mask}: fewer than {MIN_FREE} free categories")
         if (quantity, mask) not in self._chunks:
             lo, hi = row_offsets()[mask : mask + 2]
             nus = canonical_states(mask)
