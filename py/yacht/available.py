@@ -27,13 +27,15 @@ def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.
     spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
     without = lacking(tables, variant)
     spread = None if "spread" in without else spread
-    if chunks is not None and without & {"reach", "law"}:
+    spread_loader = spread and (lambda: spread(variant))
+    if without & {"reach", "law"}:
+        quantiles = getattr(tables, "quantiles", None)
+        if quantiles is None or "quantiles" in without:
+            return spread_loader, None
         from .chances.quantiles import EstimatedReach
 
-        quantiles = getattr(tables, "quantiles", None)
-        estimated = quantiles and "quantiles" not in without and EstimatedReach(lambda: quantiles(variant))
-        return spread and (lambda: spread(variant)), estimated or None
-    return spread and (lambda: spread(variant)), chunks and (lambda wanted: chunks(variant, wanted))
+        return spread_loader, EstimatedReach(lambda: quantiles(variant))
+    return spread_loader, chunks and (lambda wanted: chunks(variant, wanted))
 
 
 def chunks_ahead_query(query: str, game: bool = False) -> dict:

@@ -1,7 +1,7 @@
 """The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``),
 the chunks of R and of the law (``reach_table``), their curves in a few numbers per state
-(``quantiles``) and the coach's bonus and points files
-(``coach_table``), for the CLI, the worker and the benchmarks.
+(``quantiles``) and the coach's bonus and points files (``coach_table``), for the CLI, the
+worker and the benchmarks.
 
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
@@ -9,8 +9,8 @@ use, each once. ``Tables()`` holds only what its caller put in (the worker:
 ``tables.add_chunk(variant, mask, data)``, ``tables.add_coach(variant, quantity, data)``, or
 for any kind of the registry ``core.table_kinds``, ``tables.add(kind, variant, part, data)``)
 and raises, for what is not there, a ``Missing`` (``TableMissing``, ``SpreadMissing``,
-``ReachMissing``, ``QuantilesMissing`` or ``CoachMissing``) naming the variant and, for each file, its kind, part and
-name, so that the caller fetches the files and asks again. A file that is missing or damaged in
+``ReachMissing``, ``QuantilesMissing`` or ``CoachMissing``) naming the variant and, for each
+file, its kind, part and name, so that the caller fetches the files and asks again. A file that is missing or damaged in
 a folder raises ``table.TableError`` naming it.
 """
 
