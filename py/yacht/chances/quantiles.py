@@ -50,11 +50,12 @@ from typing import Final
 
 import numpy as np
 
-from ..core.categories import FULL_MASK
+from ..core.categories import FULL_MASK, N_CATEGORIES
 from ..core.rules import VARIANTS, Variant
-from ..core.states import N_NU
+from ..core.states import N_NU, POPCOUNT, REACHABLE
 from ..core.table import TableError, container, inflate, open_container, read_header
 from ..core.table_kinds import file_name as kind_file_name
+from .outcome import canonical_nu
 from .reach import canonical_states, max_future_table
 from .reach_table import Chunk
 
@@ -85,15 +86,25 @@ estimate reads (one category after a sheet beyond ``winning.EXACT_FREE``, an opp
 
 def stored(mask: int) -> bool:
     """The file holds the states of ``mask`` (``MIN_FREE`` free categories or more)."""
-    return 12 - bin(mask).count("1") >= MIN_FREE
+    return N_CATEGORIES - int(POPCOUNT[mask]) >= MIN_FREE
+
+
+@cache
+def stored_states() -> tuple[np.ndarray, np.ndarray]:
+    """(masks, ν) of the file's rows, each (N,), in its order: every ``stored`` mask's reachable
+    canonical ν (``reach.canonical_states``, all masks at once)."""
+    masks, nus = np.nonzero(REACHABLE[:FULL_MASK])
+    keys = np.unique(masks * N_NU + canonical_nu(masks, nus))
+    masks, nus = keys // N_NU, keys % N_NU
+    keep = REACHABLE[masks, nus] & (N_CATEGORIES - POPCOUNT[masks] >= MIN_FREE)
+    return masks[keep], nus[keep]
 
 
 @cache
 def row_offsets() -> np.ndarray:
     """(4096,) the first row of each mask (the full sheet's: the row count, 112,718); a mask
     not ``stored`` has none."""
-    counts = [len(canonical_states(m)) if stored(m) else 0 for m in range(FULL_MASK)]
-    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    return np.concatenate(([0], np.cumsum(np.bincount(stored_states()[0], minlength=FULL_MASK)))).astype(np.int64)
 
 
 def chances(quantity: str) -> np.ndarray:
@@ -123,7 +134,10 @@ def encode(variant: str, law: np.ndarray, reach: np.ndarray) -> bytes:
     if (numbers < 0).any():
         raise ValueError("the crossings of each curve must ascend")
     deltas = np.diff(numbers, axis=0, prepend=0)
-    zigzag = np.where(deltas >= 0, 2 * deltas, -2 * deltas - 1).astype("<u2")
+    zigzag = np.where(deltas >= 0, 2 * deltas, -2 * deltas - 1)
+    if zigzag.max(initial=0) > 0xFFFF:
+        raise ValueError("a change from one state's crossings to the next is over 32,767 steps")
+    zigzag = np.ascontiguousarray(zigzag, dtype="<u2")
     payload = zlib.compress(zigzag.view(np.uint8).reshape(-1, 2).T.tobytes(), 9)
     return container(MAGIC, VERSION, {"count": len(numbers), "variant": variant}, payload)
 
@@ -144,13 +158,14 @@ def decode(data: bytes, *, variant: str, source: str = "quantiles file") -> "Qua
     split = len(LEVELS["law"])
     width = split + len(LEVELS["reach"])
     body = inflate(payload, 2 * width * rows, source)
-    zigzag = np.frombuffer(body, dtype=np.uint8).reshape(2, -1).T.copy().view("<u2").astype(np.int64)
-    numbers = np.cumsum(((zigzag >> 1) ^ -(zigzag & 1)).reshape(rows, width), axis=0)
-    bad = np.flatnonzero((numbers < 0).any(axis=1))
+    raw = np.frombuffer(body, dtype=np.uint8).reshape(2, rows, width).astype(np.int32)
+    zigzag = np.ascontiguousarray((raw[0] | raw[1] << 8).T)  # (W, N): each number along the rows
+    numbers = np.cumsum((zigzag >> 1) ^ -(zigzag & 1), axis=1, dtype=np.int32)
+    bad = np.flatnonzero((numbers < 0).any(axis=0))
     if bad.size:
         raise TableError(f"{source}: row {bad[0]} has crossings out of order")
-    law = np.cumsum(numbers[:, :split], axis=1)
-    reach = np.cumsum(numbers[:, split:], axis=1)
+    law = np.ascontiguousarray(np.cumsum(numbers[:split], axis=0).T)
+    reach = np.ascontiguousarray(np.cumsum(numbers[split:], axis=0).T)
     most = _row_most(VARIANTS[variant]) * RESOLUTION
     over = np.flatnonzero((law[:, -1] > most + RESOLUTION) | (reach[:, -1] > most + RESOLUTION))
     if over.size:
@@ -161,8 +176,7 @@ def decode(data: bytes, *, variant: str, source: str = "quantiles file") -> "Qua
 @cache
 def _row_most(variant: Variant) -> np.ndarray:
     """(N,) the most each row's state can still score."""
-    table = max_future_table(variant)
-    return np.concatenate([table[m, canonical_states(m)] for m in range(FULL_MASK) if stored(m)]).astype(np.int64)
+    return max_future_table(variant)[stored_states()].astype(np.int64)
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
