@@ -3,12 +3,12 @@ a few numbers each, which stand in for the chunks when they cannot be fetched (`
 
 Per state s = (mask, canonical ν) and curve C(s, k) (C = S or R: the chance that the points still
 to come reach k, 1 at k = 0, not rising with k), the file keeps the points k_j where C falls
-through the chances p_j = Φ(z_j), z_j in ``LEVELS`` (14 for S, 18 for R, their p_j about evenly
+through the chances p_j = Φ(z_j), z_j in ``LEVELS`` (14 for S, 20 for R, their p_j about evenly
 spaced between 0.994 and 0.006; k_j: the crossing of the line between C at the two whole k around
 it). A reader rebuilds C(s, k) = Φ(z(k)) (``rebuilt``), z(k) the monotone cubic through the
 (k_j, z_j) (``monotone_cubic``), straight beyond the end knots, C = 1 at k = 0 and 0 beyond the
 most the state can still score. Between two knots both C and its rebuilding lie between their
-p_j, so a rebuilt chance is within the largest step of the p_j (0.061 for R, 0.080 for S), and of
+p_j, so a rebuilt chance is within the largest step of the p_j (0.056 for R, 0.080 for S), and of
 the half point a k_j is rounded by, of the chunks' at every k; the mixtures a normal law misses
 (the upper bonus, the Yacht's 50) move the k_j. A t= or o= answer on the rebuilt curves is
 measured against the one on the chunks in docs/mathematics.md ("Without the chunks").
@@ -28,8 +28,8 @@ file format, not the package version). A file is, in order (the container of ``c
 
 Rows: one per state of a mask with at least 4 free categories (``MIN_FREE``: the states an
 estimate reads), masks ascending and within a mask its reachable canonical ν
-(``reach.canonical_states``) ascending; N rows (112,718). Row i holds W = 32 numbers: S's
-k_0 … k_13, then R's k_0 … k_17 (k_j ascending), each as q = round(k × ``RESOLUTION``), whole
+(``reach.canonical_states``) ascending; N rows (112,718). Row i holds W = 34 numbers: S's
+k_0 … k_13, then R's k_0 … k_19 (k_j ascending), each as q = round(k × ``RESOLUTION``), whole
 points (within half a point). Coding: each curve as its first q then the gaps q_j − q_{j−1}
 (≥ 0); those W numbers are differenced from the previous row's (row −1: zeros), zigzagged
 (z = 2r for r ≥ 0, −2r − 1 otherwise), written as little-endian uint16 and byte-shuffled (every
@@ -64,7 +64,28 @@ VERSION: Final = (1, 0)
 LEVELS: Final = {
     "law": np.array([2.5, 1.48, 1.04, 0.75, 0.51, 0.3, 0.1, -0.1, -0.3, -0.51, -0.75, -1.04, -1.48, -2.5]),
     "reach": np.array(
-        [2.5, 1.6, 1.2, 0.94, 0.73, 0.55, 0.38, 0.22, 0.07, -0.07, -0.22, -0.38, -0.55, -0.73, -0.94, -1.2, -1.6, -2.5]
+        [
+            2.5,
+            1.64,
+            1.26,
+            1.01,
+            0.81,
+            0.64,
+            0.48,
+            0.34,
+            0.2,
+            0.07,
+            -0.07,
+            -0.2,
+            -0.34,
+            -0.48,
+            -0.64,
+            -0.81,
+            -1.01,
+            -1.26,
+            -1.64,
+            -2.5,
+        ]
     ),
 }
 """Per curve, the z_j whose chances Φ(z_j) it is cut at, descending: k_j ascends along them."""
@@ -158,14 +179,17 @@ def decode(data: bytes, *, variant: str, source: str = "quantiles file") -> "Qua
     split = len(LEVELS["law"])
     width = split + len(LEVELS["reach"])
     body = inflate(payload, 2 * width * rows, source)
-    raw = np.frombuffer(body, dtype=np.uint8).reshape(2, rows, width).astype(np.int32)
-    zigzag = np.ascontiguousarray((raw[0] | raw[1] << 8).T)  # (W, N): each number along the rows
-    numbers = np.cumsum((zigzag >> 1) ^ -(zigzag & 1), axis=1, dtype=np.int32)
+    # (W, N) int16, each number's sequence along the rows contiguous; the sums wrap at 16 bits, so
+    # they are the stored numbers exactly (those are 0 … a few hundred), and a damaged file's are
+    # caught below as numbers under 0 or crossings beyond the most.
+    zigzag = np.frombuffer(body, dtype=np.uint8).reshape(2, rows, width).transpose(0, 2, 1).copy()
+    zigzag = zigzag.transpose(1, 2, 0).copy().view("<u2")[..., 0].view(np.int16)
+    numbers = np.cumsum((zigzag >> 1 & 0x7FFF) ^ -(zigzag & 1), axis=1, dtype=np.int16)
     bad = np.flatnonzero((numbers < 0).any(axis=0))
     if bad.size:
         raise TableError(f"{source}: row {bad[0]} has crossings out of order")
-    law = np.ascontiguousarray(np.cumsum(numbers[:split], axis=0).T)
-    reach = np.ascontiguousarray(np.cumsum(numbers[split:], axis=0).T)
+    law = np.ascontiguousarray(np.cumsum(numbers[:split], axis=0, dtype=np.int32).T)
+    reach = np.ascontiguousarray(np.cumsum(numbers[split:], axis=0, dtype=np.int32).T)
     most = _row_most(VARIANTS[variant]) * RESOLUTION
     over = np.flatnonzero((law[:, -1] > most + RESOLUTION) | (reach[:, -1] > most + RESOLUTION))
     if over.size:
