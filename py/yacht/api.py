@@ -294,10 +294,7 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
 
     tilde = _tilde(tables, position.variant.name)
     found = goal_distribution(position, tilde)
-    _, reach = _loaders(tables, position.variant.name)
-    from .chances.quantiles import EstimatedReach
-
-    reach = None if isinstance(reach, EstimatedReach) else reach  # the goal's play follows the chunks only
+    _, reach = _loaders(tables, position.variant.name, estimates=False)  # the goal's play follows chunks only
     if found is None and position.target is not None and reach is not None and not position.is_over:
         from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
 

@@ -18,19 +18,21 @@ def lacking(tables: Mapping[str, Table], variant: str) -> frozenset[str]:
     return found(variant) if found else frozenset()
 
 
-def loaders(tables: Mapping[str, Table], variant: str) -> tuple[Callable[[], np.ndarray] | None, Callable | None]:
+def loaders(
+    tables: Mapping[str, Table], variant: str, estimates: bool = True
+) -> tuple[Callable[[], np.ndarray] | None, Callable | None]:
     """The sd table's loader and the chunks' loader of ``variant``, where ``tables``
     has them (``(None, None)`` for a plain mapping), and neither of a kind its caller could not
-    fetch now (the chunks' when either quantity lacks: an answer reads both or neither; then the
-    curves rebuilt from the quantiles file stand in for them, ``quantiles.EstimatedReach``, unless
-    that lacks too)."""
+    fetch now (the chunks' when either quantity lacks: an answer reads both or neither; then, with
+    ``estimates``, the curves rebuilt from the quantiles file stand in for them,
+    ``quantiles.EstimatedReach``, unless that lacks too)."""
     spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
     without = lacking(tables, variant)
     spread = None if "spread" in without else spread
     spread_loader = spread and (lambda: spread(variant))
     if without & {"reach", "law"}:
         quantiles = getattr(tables, "quantiles", None)
-        if quantiles is None or "quantiles" in without:
+        if not estimates or quantiles is None or "quantiles" in without:
             return spread_loader, None
         from .chances.quantiles import EstimatedReach
 
