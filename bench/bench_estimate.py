@@ -1,15 +1,18 @@
-"""The estimate a page without network shows, against the chance it shows with every file.
+"""The estimate a page without the chunks shows, against the chance it shows with every file.
 
-    python bench/bench_estimate.py [--positions N]
+    python bench/bench_estimate.py [--positions N] [--seed S]
 
-N random positions per variant (default 60: 120 in all) with a rival (o=, both sheets with 0–8
-categories filled, in turn order) or a target (t=, 0–8 filled, a target around the expected
-final score), roll 1–3, where the goal reads chunks (beyond the exact range): each answered by
-``yacht.api.advise_query`` with every file (the page's chance: the chunks' blend) and without the
-chunks (``Tables.set_unavailable(variant, every_file("reach", "law"))``: the spread table's normal law,
-what the page shows with no network after one visit). Printed: the error of the position's chance
-(the best option's) in percentage points, mean and worst, by goal; and how often the best option
-by the estimate is one the full answer ranks first.
+N random positions per goal and variant (default 200: 800 in all), my sheet with 0–7 categories
+filled (5–12 free: beyond the exact range, where the goal reads chunks), roll 1–3: with a rival
+(o=, their sheet with as many categories filled or one more) or a target (t=, around the
+expected final score: ± 25 points, one standard deviation). Each is answered by
+``yacht.api.advise_query`` three times: with every file (the page's chance: R for a target, the
+chunks' calibrated blend for a rival); BEFORE, without the chunks nor the quantiles file
+(``Tables.set_unavailable`` of every file of those kinds: the spread table's normal law, ``goal.APPROXIMATION``); AFTER,
+without the chunks (their curves rebuilt from the quantiles file, ``goal.ESTIMATED``). It checks
+that each answer says the method it claims, then prints, per goal, variant and model, the error
+of the position's chance (the best option's) in percentage points (mean |error|, mean signed,
+worst) and how often the estimate's best option is one the full answer ranks first.
 """
 
 import argparse
@@ -22,72 +25,85 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from yacht.api import advise_query  # noqa: E402
+from yacht.chances.goal import APPROXIMATION, ESTIMATED  # noqa: E402
 from yacht.core.position import Position, format_query  # noqa: E402
-from yacht.core.rules import VARIANTS, possible_scores  # noqa: E402
+from yacht.core.rules import VARIANTS, Variant, possible_scores  # noqa: E402
 from yacht.loader import DEFAULT_TABLES, Tables, every_file  # noqa: E402
 
+MODELS = {"before": (["reach", "law", "quantiles"], APPROXIMATION), "after": (["reach", "law"], ESTIMATED)}
+"""Per model: the kinds its tables go without, and the ``"method"`` its answers must say."""
 
-def random_sheet(rng: random.Random, variant, filled: int) -> tuple:
+
+def random_sheet(rng: random.Random, variant: Variant, filled: int) -> tuple:
     sheet: list[int | None] = [None] * 12
     for c in rng.sample(range(12), filled):
         sheet[c] = rng.choice(possible_scores(variant)[c])
     return tuple(sheet)
 
 
-def random_query(rng: random.Random, variant, tables: Tables) -> str:
+def random_query(rng: random.Random, variant: Variant, goal: str, tables: Tables) -> str:
+    """A random position with a rival (``goal`` "o") or a target ("t"), my sheet 5–12 free."""
     filled = rng.randint(0, 7)
     dice = tuple(rng.randint(1, 6) for _ in range(5))
-    sheet = random_sheet(rng, variant, filled)
-    mine = Position(sheet, dice, rng.randint(1, 3), variant)
-    if rng.random() < 0.6:
-        theirs = random_sheet(rng, variant, filled + rng.randint(0, 1))
-        return format_query(mine._replace(opponent=theirs))
+    mine = Position(random_sheet(rng, variant, filled), dice, rng.randint(1, 3), variant)
+    if goal == "o":
+        return format_query(mine._replace(opponent=random_sheet(rng, variant, filled + rng.randint(0, 1))))
     expected = advise_query(format_query(mine), tables)["expected"]
     return format_query(mine._replace(target=max(0, int(expected + rng.gauss(0, 25)))))
 
 
-def chance(answer: dict, option: dict | None = None) -> float:
-    values = option or answer
-    return values["win"] + values["draw"] / 2 if "win" in values else values["reach"]
+def chance(answer: dict) -> float:
+    return answer["win"] + answer["draw"] / 2 if "win" in answer else answer["reach"]
+
+
+def firsts(answer: dict) -> set:
+    """The options the answer ranks first, as (keep, category)."""
+    return {(tuple(o.get("keep", ())), o.get("category")) for o in answer["options"] if o["rank"] == 1}
+
+
+def measure(positions: int, seed: int) -> dict[tuple[str, str, str], tuple[list[float], int]]:
+    """(goal, variant, model) → (the errors in pp, the positions whose best option by the model
+    is a best of the full answer)."""
+    full = Tables(DEFAULT_TABLES)
+    tables = {model: Tables(DEFAULT_TABLES) for model in MODELS}
+    for model, (without, _) in MODELS.items():
+        for name in VARIANTS:
+            tables[model].set_unavailable(name, every_file(*without))
+    rng = random.Random(seed)
+    results: dict[tuple[str, str, str], tuple[list[float], int]] = {}
+    for variant in VARIANTS.values():
+        for goal in ("o", "t"):
+            errors: dict[str, list[float]] = {model: [] for model in MODELS}
+            same = dict.fromkeys(MODELS, 0)
+            for _ in range(positions):
+                query = random_query(rng, variant, goal, full)
+                exact = advise_query(query, full)
+                for model, (_, method) in MODELS.items():
+                    answer = advise_query(query, tables[model])
+                    assert answer["exact"] is False and answer["method"].startswith(method), (query, answer["method"])
+                    errors[model].append(100 * (chance(answer) - chance(exact)))
+                    first = answer["options"][0]
+                    same[model] += (tuple(first.get("keep", ())), first.get("category")) in firsts(exact)
+            for model in MODELS:
+                results[goal, variant.name, model] = (errors[model], same[model])
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=60, help="positions per variant")
+    parser.add_argument("--positions", type=int, default=200, help="positions per goal and variant")
+    parser.add_argument("--seed", type=int, default=43)
     args = parser.parse_args()
-    full = Tables(DEFAULT_TABLES)
-    without = Tables(DEFAULT_TABLES)
-    for name in VARIANTS:
-        without.set_unavailable(name, every_file("reach", "law"))
-    rng = random.Random(43)
-    errors: dict[str, list[float]] = {"o": [], "t": []}
-    same_best = 0
-    for variant in VARIANTS.values():
-        done = 0
-        while done < args.positions:
-            query = random_query(rng, variant, full)
-            estimate = advise_query(query, without)
-            if "estimate" not in estimate:
-                continue  # the exact range: nothing lacking is read
-            exact = advise_query(query, full)
-            errors["o" if "&o=" in query else "t"].append(100 * (chance(estimate) - chance(exact)))
-            best = {(tuple(o.get("keep", ())), o.get("category")) for o in exact["options"] if o["rank"] == 1}
-            first = estimate["options"][0]
-            same_best += (tuple(first.get("keep", ())), first.get("category")) in best
-            done += 1
-    total = sum(len(e) for e in errors.values())
-    print(f"The estimate without chunks against the chance with every file, {total} positions beyond the exact range:")
-    for goal, label in (("o", "o= win + draw/2"), ("t", "t= reach")):
-        e = errors[goal]
-        if e:
-            print(
-                f"  {label:16} {len(e):4} positions: mean |error| {statistics.fmean(map(abs, e)):.2f} pp, "
-                f"mean signed {statistics.fmean(e):+.2f} pp, worst {max(e, key=abs):+.2f} pp"
-            )
-    every = [x for e in errors.values() for x in e]
-    mean, worst = statistics.fmean(map(abs, every)), max(map(abs, every))
-    print(f"  all              mean |error| {mean:.2f} pp, worst {worst:.2f} pp")
-    print(f"  the estimate's best option is a best of the full answer in {same_best} of {total} positions")
+    results = measure(args.positions, args.seed)
+    print(f"The estimate without chunks against the chance with every file, {args.positions} positions each:")
+    print("| goal | variant | model | mean abs error (pp) | mean signed (pp) | worst (pp) | same best option |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for (goal, variant, model), (errors, same) in results.items():
+        label = "o= win + draw/2" if goal == "o" else "t= reach"
+        print(
+            f"| {label} | {variant} | {model} | {statistics.fmean(map(abs, errors)):.2f} | "
+            f"{statistics.fmean(errors):+.2f} | {max(errors, key=abs):+.2f} | {same} of {len(errors)} |"
+        )
 
 
 if __name__ == "__main__":

@@ -18,11 +18,14 @@ except ImportError:  # Windows: this process's CPU only
     resource = None
 
 import numpy as np
+from yacht.chances import quantiles
+from yacht.chances.reach import canonical_states
 from yacht.chances.reach_table import encode_chunks
 from yacht.core.categories import FULL_MASK
 from yacht.core.rules import VARIANTS
 from yacht.core.table import decode, encode_spread
 from yacht.core.table_kinds import chunk_name, file_name
+from yacht.loader import Tables
 
 from build_table.coach import solve_coach, write_coach
 from build_table.solve import fork_map, solve_law, solve_reach, solve_spread
@@ -50,6 +53,37 @@ def build_law(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -
     # the advisor's play as shipped: on the table file as the advisor reads it back
     solved, values = timed(solve_law, VARIANTS[name], decode(data).tilde)
     return (solved, *chunks_built(out, name, kind, values))
+
+
+def build_quantiles(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:
+    """The crossings of R and S (``yacht.chances.quantiles``), read from the reach and law chunks
+    built before it into ``out`` (the registry's order)."""
+    solved, crossed = timed(chunk_crossings, out, name)
+    encoded = quantiles.encode(name, crossed["law"], crossed["reach"])
+    written, path = timed(write_bytes, out / file_name(kind, name), encoded)
+    return solved, written, f"{len(crossed['law']):,} states, wrote {path} ({len(encoded):,} bytes)"
+
+
+def chunk_crossings(out: Path, name: str) -> dict[str, np.ndarray]:
+    """Per curve ("law", "reach"), the crossings (N, L) of every state the file holds, in its row order,
+    from the chunks in ``out``, read by two forked workers."""
+    tasks = [
+        (out, name, quantity, first, min(first + 256, FULL_MASK))
+        for quantity in quantiles.CURVES
+        for first in range(0, FULL_MASK, 256)
+    ]
+    parts = fork_map(_masks_crossings, tasks)
+    return {
+        q: np.concatenate([p for task, p in zip(tasks, parts, strict=True) if task[2] == q]) for q in quantiles.CURVES
+    }
+
+
+def _masks_crossings(out: Path, name: str, quantity: str, first: int, stop: int) -> np.ndarray:
+    """The crossings of ``quantity``'s curve of the states of masks ``first`` … ``stop`` − 1."""
+    masks = [m for m in range(first, stop) if quantiles.stored(m)]
+    chunks = Tables(out).chunks_of(name, {quantity: masks})[quantity]
+    rows = [quantiles.crossings(chunks[m].values[canonical_states(m)], quantity) for m in masks]
+    return np.concatenate([np.zeros((0, len(quantiles.LEVELS[quantity]))), *rows])
 
 
 def build_coach(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes) -> tuple:

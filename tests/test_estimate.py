@@ -1,12 +1,13 @@
 """A goal's answer without the files its caller could not fetch (``Tables.set_unavailable``):
-the options always, the chance estimated from what is loaded (the normal law of the spread
-table), or none when not even that is, and ``"estimate"`` saying the kinds of the files its
-loader refused (``available.Reads``): a file missing degrades only the answers that read it.
-Where nothing missing is read (the exact range), the answer is the full one."""
+the options always, the chance estimated from what is loaded (the chunks' curves rebuilt from
+the quantiles file, or the normal law of the spread table), or none when not even that is, and
+``"estimate"`` saying the kinds of the files its loader refused (``available.Reads``): a file
+missing degrades only the answers that read it. Where nothing missing is read (the exact range),
+the answer is the full one."""
 
 import pytest
 from yacht.api import advise_query, explain_query, review_query
-from yacht.chances.goal import APPROXIMATION
+from yacht.chances.goal import APPROXIMATION, ESTIMATED
 from yacht.loader import DEFAULT_TABLES, Tables, every_file
 
 # (query, the chunk kinds its goal reads)
@@ -40,9 +41,23 @@ def keys(answer: dict) -> list:
 
 
 @pytest.mark.parametrize(("query", "reads"), BEYOND)
-def test_without_chunks_the_chance_is_the_spread_tables_estimate_and_says_so(full, query, reads) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law"))
+@pytest.mark.parametrize("spread", [True, False])
+def test_without_chunks_the_chance_is_the_quantiles_estimate_and_says_so(full, query, reads, spread) -> None:
+    """The spread table is not read: the answer is the same whether it lacks or not."""
+    answer = advise_query(query, lacking_tables("reach", "law", *([] if spread else ["spread"])))
     assert answer["estimate"] == {"lacking": reads, "chance": True}
+    assert answer["exact"] is False and answer["method"] == ESTIMATED
+    exact = advise_query(query, full)
+    assert sorted(keys(answer)) == sorted(keys(exact))
+    name = "win" if "win" in exact else "reach"
+    assert answer[name] == answer["options"][0][name]
+    assert abs(answer[name] - exact[name]) < 0.03
+
+
+@pytest.mark.parametrize(("query", "reads"), BEYOND)
+def test_without_chunks_or_quantiles_the_chance_is_the_spread_tables_estimate_and_says_so(full, query, reads) -> None:
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles"))
+    assert answer["estimate"] == {"lacking": sorted([*reads, "quantiles"]), "chance": True}
     assert answer["exact"] is False and answer["method"] == APPROXIMATION
     exact = advise_query(query, full)
     assert "estimate" not in exact
@@ -55,10 +70,13 @@ def test_without_chunks_the_chance_is_the_spread_tables_estimate_and_says_so(ful
 
 
 @pytest.mark.parametrize(("query", "reads"), BEYOND)
-def test_without_chunks_or_spread_the_options_come_by_expected_score_with_no_chance(full, query, reads) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law", "spread"))
-    # what was refused before the chance was given up: the first chunks read, then the spread table
-    assert answer["estimate"] == {"lacking": sorted([reads[0], "spread"]), "chance": False}
+def test_without_chunks_quantiles_or_spread_the_options_come_by_expected_score_with_no_chance(
+    full, query, reads
+) -> None:
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
+    # what was refused before the chance was given up: the first chunks read, the quantiles file
+    # that would stand in for them, then the spread table
+    assert answer["estimate"] == {"lacking": sorted([reads[0], "quantiles", "spread"]), "chance": False}
     assert answer["exact"] is False
     assert all("win" not in o and "reach" not in o for o in answer["options"])
     plain = advise_query(query.split("&o=")[0].split("&t=")[0], full)
@@ -68,7 +86,7 @@ def test_without_chunks_or_spread_the_options_come_by_expected_score_with_no_cha
 
 @pytest.mark.parametrize("query", EXACT)
 def test_in_the_exact_range_nothing_lacking_is_read_and_the_answer_is_the_full_one(full, query) -> None:
-    answer = advise_query(query, lacking_tables("reach", "law", "spread"))
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
     exact = advise_query(query, full)
     assert "estimate" not in answer and answer["exact"] is True
     assert keys(answer) == keys(exact)
@@ -78,9 +96,9 @@ def test_in_the_exact_range_nothing_lacking_is_read_and_the_answer_is_the_full_o
         assert got[name] == pytest.approx(want[name], abs=2e-5)
 
 
-def test_the_coach_without_chunks_or_spread_explains_by_expected_score(full) -> None:
+def test_the_coach_without_chunks_quantiles_or_spread_explains_by_expected_score(full) -> None:
     query = BEYOND[1][0]
-    answer = explain_query(query, lacking_tables("reach", "law", "spread"))
+    answer = explain_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
     assert answer["estimate"]["chance"] is False
     assert all("goal_aims" not in o and "aims" in o for o in answer["options"])
 
@@ -132,12 +150,19 @@ def test_what_an_answer_went_without_is_what_its_loader_refused(full) -> None:
 
 
 def test_a_review_without_the_files_its_chances_need_is_graded_by_points_and_not_refused(full) -> None:
-    """A rival game from the empty sheets: with the chunks and the spread table refused, the
+    """A rival game from the empty sheets: with the chunks, the quantiles file and the spread table refused, the
     review grades every decision by points (no goal's chance), as a review without a goal does."""
     record = "h=14466-4466-24466g.12356-6-16663-666-66634f&oh=a3b6"
-    answer = review_query(record, lacking_tables("reach", "law", "spread"))
+    answer = review_query(record, lacking_tables("reach", "law", "quantiles", "spread"))
     assert answer["decisions"] and all("winning" not in d for d in answer["decisions"])
     assert [d["loss"] for d in answer["decisions"]] == [
         d["loss"] for d in review_query(record.split("&oh=")[0], full)["decisions"]
     ]
     assert all("winning" in d for d in review_query(record, full)["decisions"])
+
+
+def test_without_chunks_the_distribution_of_a_target_is_the_best_averages_not_a_play_on_rebuilt_curves(full) -> None:
+    query = "s=3,6,9,12,,18,22,,,,30,&d=55561&r=2&v=strict&t=150"  # 5 free: the target's play needs R
+    assert advise_query(query, full, with_distribution=True)["distribution"]["play"] == "goal"
+    answer = advise_query(query, lacking_tables("reach", "law"), with_distribution=True)
+    assert answer["method"] == ESTIMATED and answer["distribution"]["play"] == "average"

@@ -13,7 +13,7 @@ from conftest import ROOT, TABLES
 from yacht.core import table_kinds
 from yacht.core.rules import VARIANTS
 from yacht.core.table import TableError
-from yacht.loader import CoachMissing, Missing, ReachMissing, SpreadMissing, TableMissing, Tables
+from yacht.loader import CoachMissing, Missing, QuantilesMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
 import build_table.kinds as builders
 from build_table.__main__ import KINDS, made_targets, output_name, sources
@@ -72,9 +72,9 @@ def test_each_built_file_is_loaded_by_tables_add_with_its_kinds_loader(kind, var
     path = TABLES / file_of(kind, variant, part)
     data = path.read_bytes()
     tables = Tables()
-    held = (len(tables), len(tables.spreads), len(tables.chunks), len(tables.coaches))
+    held = (len(tables), len(tables.spreads), len(tables.chunks), len(tables.estimates), len(tables.coaches))
     tables.add(kind, variant, 0 if table_kinds.KINDS[kind].chunked else part, data)
-    assert (len(tables), len(tables.spreads), len(tables.chunks), len(tables.coaches)) != held
+    assert (len(tables), len(tables.spreads), len(tables.chunks), len(tables.estimates), len(tables.coaches)) != held
     with pytest.raises(TableError):
         Tables().add(kind, variant, 0 if table_kinds.KINDS[kind].chunked else part, data[: len(data) // 2])
 
@@ -83,6 +83,7 @@ def test_what_a_folderless_loader_lacks_is_named_by_registry_kind_part_and_file(
     for missing in (
         TableMissing("strict"),
         SpreadMissing("strict"),
+        QuantilesMissing("strict"),
         ReachMissing("strict", ["reach", "law"], [3, 4094]),
         CoachMissing("strict", ["bonus", "points"]),
     ):

@@ -295,7 +295,7 @@ def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
 
     tilde = _tilde(tables, position.variant.name)
     found = goal_distribution(position, tilde)
-    reach = Reads(tables, position.variant.name).chunks
+    reach = Reads(tables, position.variant.name).chunks  # the goal's play follows chunks only
     if found is None and position.target is not None and reach is not None and not position.is_over:
         from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
 

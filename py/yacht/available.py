@@ -3,9 +3,10 @@
 ``Reads(tables, variant)`` gives an answer its loaders of ``variant``'s spread table and chunks
 (a ``loader.Tables`` has both, a plain mapping of Ẽ tables neither). A loader asked for a file
 its caller could not fetch now (``loader.Tables.set_unavailable``) reads nothing of that request,
-records the files it refused in ``Reads.refused`` and raises ``loader.Unavailable``; the goal then
+records the files it refused in ``Reads.refused`` and raises ``table_kinds.Unavailable``; the goal then
 answers without them (the spread table's normal law, or no chance at all). That record is the one
-source of an answer's ``"estimate"`` (``api``): nothing predicts it beside the loader."""
+source of an answer's ``"estimate"`` (``api``): nothing predicts it beside the loader. Where the
+chunks are refused, their curves rebuilt from the quantiles file stand in (``Unavailable.stand_in``)."""
 
 from collections.abc import Callable, Mapping
 
@@ -21,24 +22,36 @@ class Reads:
     ``tables`` has no such loader) and the files they refused (``refused``: (kind, part) in the
     order refused, each once)."""
 
-    def __init__(self, tables: Mapping[str, Table], variant: str) -> None:
+    def __init__(self, tables: Mapping[str, Table], variant: str, estimates: bool = True) -> None:
         self.variant = variant
         self.refused: dict[File, None] = {}
         self._lacking: frozenset[File] = getattr(tables, "lacking", lambda _: frozenset())(variant)
         spread, chunks = getattr(tables, "spread", None), getattr(tables, "chunks_of", None)
+        self._quantiles = getattr(tables, "quantiles", None) if estimates else None
         self.spread: Callable[[], np.ndarray] | None = spread and (lambda: self._read([("spread", "")], spread))
         self.chunks: Callable | None = chunks and (lambda wanted: self._chunks(chunks, wanted))
 
     def _chunks(self, chunks_of: Callable, wanted: dict[str, list[int]]) -> dict:
+        """The chunks ``wanted`` (quantity → masks); where any is refused, ``Unavailable`` whose
+        stand-in is their curves rebuilt from the quantiles file (``quantiles.EstimatedReach``;
+        not with ``estimates`` false, nor where that file is refused too)."""
         files = [(quantity, mask) for quantity, masks in wanted.items() for mask in masks]
-        return self._read(files, lambda _: chunks_of(self.variant, wanted))
+        quantiles = self._quantiles
+        stand_in = quantiles and (lambda: self._estimated(quantiles, wanted))
+        return self._read(files, lambda _: chunks_of(self.variant, wanted), stand_in)
 
-    def _read(self, files: list[File], read: Callable):
-        """``read(variant)``, or ``Unavailable`` recording the ``files`` its caller could not fetch now."""
+    def _estimated(self, quantiles: Callable, wanted: dict[str, list[int]]) -> dict:
+        from .chances.quantiles import EstimatedReach
+
+        return EstimatedReach(lambda: self._read([("quantiles", "")], quantiles))(wanted)
+
+    def _read(self, files: list[File], read: Callable, stand_in: Callable | None = None):
+        """``read(variant)``, or ``Unavailable`` (with its ``stand_in``) recording the ``files``
+        its caller could not fetch now."""
         refused = [file for file in files if file in self._lacking]
         if refused:
             self.refused.update(dict.fromkeys(refused))
-            raise Unavailable(self.variant, refused)
+            raise Unavailable(self.variant, refused, stand_in)
         return read(self.variant)
 
     def went_without(self) -> list[str]:

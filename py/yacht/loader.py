@@ -1,6 +1,7 @@
 """The one loader of every table kind: Ẽ (``table``), sd (``table.decode_spread``),
-the chunks of R and of the law (``reach_table``) and the coach's bonus and points files
-(``coach_table``), for the CLI, the worker and the benchmarks.
+the chunks of R and of the law (``reach_table``), their curves in a few numbers per state
+(``quantiles``) and the coach's bonus and points files (``coach_table``), for the CLI, the
+worker and the benchmarks.
 
 ``Tables(folder)`` reads the files of ``build_table``'s output folder on first
 use, each once. ``Tables()`` holds only what its caller put in (the worker:
@@ -8,8 +9,8 @@ use, each once. ``Tables()`` holds only what its caller put in (the worker:
 ``tables.add_chunk(variant, mask, data)``, ``tables.add_coach(variant, quantity, data)``, or
 for any kind of the registry ``core.table_kinds``, ``tables.add(kind, variant, part, data)``)
 and raises, for what is not there, a ``Missing`` (``TableMissing``, ``SpreadMissing``,
-``ReachMissing`` or ``CoachMissing``) naming the variant and, for each file, its kind, part and
-name, so that the caller fetches the files and asks again. A file that is missing or damaged in
+``ReachMissing``, ``QuantilesMissing`` or ``CoachMissing``) naming the variant and, for each
+file, its kind, part and name, so that the caller fetches the files and asks again. A file that is missing or damaged in
 a folder raises ``table.TableError`` naming it.
 """
 
@@ -26,6 +27,7 @@ from .core.table import Table, TableError, decode, decode_spread, file_name, spr
 from .core.table_kinds import File
 
 if TYPE_CHECKING:
+    from .chances.quantiles import Quantiles
     from .chances.reach_table import Chunk
 
 # reach_table (and the outcome, policy and reach modules it imports) is imported where a chunk is
@@ -102,6 +104,14 @@ class ReachMissing(Missing):
         self.masks = masks
 
 
+class QuantilesMissing(Missing):
+    """The quantiles file of ``variant`` (``quantiles.decode``) is needed and not loaded."""
+
+    def __init__(self, variant: str) -> None:
+        name = table_kinds.file_name("quantiles", variant)
+        super().__init__(f"no quantiles file loaded for the {variant} rules", variant, ["quantiles"], [""], [name])
+
+
 class CoachMissing(Missing):
     """The coach's files of ``variant`` are needed and not loaded: ``names``, their file names
     (``coach_table.file_name``) in the tables' folder."""
@@ -123,6 +133,7 @@ class Tables(dict[str, Table]):
         self.folder = folder
         self.spreads: dict[str, np.ndarray] = {}
         self.chunks: dict[tuple[str, str, int], Chunk] = {}
+        self.estimates: dict[str, Quantiles] = {}  # the quantiles files
         self.coaches: dict[tuple[str, str], np.ndarray] = {}  # (variant, quantity); "": both, joined
         self.unavailable: dict[str, frozenset[File]] = {}
         """Variant → the files (kind, part) its caller could not fetch now."""
@@ -156,6 +167,15 @@ class Tables(dict[str, Table]):
             data = _read(path, f"the {variant} spread table")
             self.spreads[variant] = decode_spread(data, source=str(path), variant=variant)
         return self.spreads[variant]
+
+    def quantiles(self, variant: str) -> Quantiles:
+        """The quantiles file of ``variant`` (the chunks' curves in a few numbers per state)."""
+        if variant not in self.estimates:
+            if self.folder is None:
+                raise QuantilesMissing(variant)
+            path = self.folder / table_kinds.file_name("quantiles", variant)
+            self.load_quantiles("quantiles", variant, "", _read(path, f"the {variant} quantiles file"), str(path))
+        return self.estimates[variant]
 
     def chunks_of(self, variant: str, wanted: dict[str, list[int]]) -> dict[str, dict[int, Chunk]]:
         """The chunks of ``variant`` by quantity ("reach", "law") and mask, for ``wanted``:
@@ -225,6 +245,12 @@ class Tables(dict[str, Table]):
     def load_spread(self, kind: str, variant: str, part: str, data: bytes, source: str = "") -> None:
         """``add`` of the sd table."""
         self.spreads[variant] = decode_spread(data, source=source or f"the {variant} spread table", variant=variant)
+
+    def load_quantiles(self, kind: str, variant: str, part: str, data: bytes, source: str = "") -> None:
+        """``add`` of the quantiles file."""
+        from .chances.quantiles import decode
+
+        self.estimates[variant] = decode(data, variant=variant, source=source or f"the {variant} quantiles file")
 
     def load_chunk(self, kind: str, variant: str, part: int, data: bytes, source: str = "") -> None:
         """``add`` of a chunk of R or of the law (``kind``, the quantity) of mask ``part``."""

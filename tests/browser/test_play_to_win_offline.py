@@ -33,7 +33,8 @@ POSITIONS = [
 SPREAD_KEPT = """() => caches.keys().then(async keys => {
   for (const key of keys.filter(k => k.startsWith('yacht-advisor-'))) {
     const urls = (await (await caches.open(key)).keys()).map(r => r.url);
-    if (urls.some(u => u.includes('yacht-strict.spread.table'))) return true;
+    const kept = name => urls.some(u => u.includes(name));
+    if (kept('yacht-strict.spread.table') && kept('yacht-strict.quantiles')) return true;
   }
   return false;
 })"""
@@ -41,7 +42,7 @@ SPREAD_KEPT = """() => caches.keys().then(async keys => {
 
 @pytest.fixture(scope="module")
 def without_chunks() -> Tables:
-    """CPython's tables as a device that holds the spread tables but no chunk."""
+    """CPython's tables as a device that holds the spread tables and the quantiles files but no chunk."""
     tables = Tables(DEFAULT_TABLES)
     for variant in ("official", "strict"):
         tables.set_unavailable(variant, every_file("reach", "law"))
@@ -72,7 +73,9 @@ def test_offline_after_one_plain_visit_every_goal_position_gets_advice_and_an_es
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     deadline = time.monotonic() + 60
     while not page.evaluate(SPREAD_KEPT):  # fetched in the background after the first advice
-        assert time.monotonic() < deadline, "the spread table was not kept after the first visit"
+        assert time.monotonic() < deadline, (
+            "the spread table and the quantiles file were not kept after the first visit"
+        )
         page.wait_for_timeout(250)
     page.close()
 
@@ -126,10 +129,11 @@ def test_the_exact_chance_follows_by_itself_when_the_network_is_back(browser, ow
         wait_for_advice(page, query)
         note = page.get_by_test_id("estimate")
         expect(note).to_be_visible()
-        # Not even the spread table: the options by expected score, and no chance. What the loader
-        # refused: the rival's law chunk, then the spread table in its place.
+        # Not even the quantiles file or the spread table: the options by expected score, and no
+        # chance. What the loader refused: the rival's law chunk, the quantiles file that would
+        # stand in for it, then the spread table in its place.
         assert note.get_attribute("data-chance") == "false"
-        assert note.get_attribute("data-lacking") == "law spread"
+        assert note.get_attribute("data-lacking") == "law quantiles spread"
         assert page.get_by_test_id("verdict").get_attribute("data-win") is None
         assert page.get_by_test_id("option").count() == len(cpython(query)["options"])
 

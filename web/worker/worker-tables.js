@@ -151,9 +151,10 @@ export function tableLoaders(build, python, recovered = () => {}, packs = null) 
   }
 
   /** Fetch (not decode) the files of one piece (not chunked) that goal answers read, of every
-   * variant (build.json's kinds fetched for a "goal": the spread tables), so that the device
-   * holds them (the service worker keeps them): with no network, a goal's chance can then still
-   * be estimated. */
+   * variant (build.json's kinds fetched for a "goal": the spread tables, about 155 kB each, and
+   * the quantiles files, about 0.99 MB each), so
+   * that the device holds them (the service worker keeps them): with no network, a goal's chance
+   * can then still be estimated. */
   async function prefetchGoalFiles() {
     const b = await build;
     const kinds = Object.entries(b.kinds).filter(([, k]) => k.fetch === "goal" && !k.chunked);

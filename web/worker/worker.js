@@ -67,8 +67,8 @@ let packageFiles = null;
 const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
 
 /** How long after the first table has loaded a fresh start begins taking the warm start's
- * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables are
- * fetched (prefetchGoalFiles). */
+ * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables and
+ * quantiles files are fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
 
 /** Pyodide from this build's saved snapshot, or null when there is none or it does not start

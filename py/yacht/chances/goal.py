@@ -53,6 +53,7 @@ from ..core.table_kinds import Unavailable
 from .calibration import BLEND, CALIBRATED, calibrated_channels, calibration_shift
 from .opponent import OPPONENT_EXACT_FREE, opponent_law, required_spread
 from .outcome import Distribution, Turn, max_future
+from .quantiles import ESTIMATED
 from .reach_table import Chunk, Reach, chunk_of, chunks_for
 from .winning import (
     EXACT_FREE,
@@ -69,7 +70,7 @@ BLENDED: Final = "blended"
 """``goal_after``'s second value where my future's chance blends the chunks (not exact, not the
 normal law): the answer's method is then ``calibration.CALIBRATED``."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
-"""``"method"`` of an answer whose chance is approximate without chunks (the spread table's law)."""
+"""``"method"`` of an answer whose chance is approximate without chunks nor quantiles (the spread table's law)."""
 
 
 def goal_turn(
@@ -113,28 +114,37 @@ def goal_after(
     - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
       advisor's exact law and the reach bound; "exact" is then ``BLENDED``, a true value's
       stand-in that says so);
-    - beyond, without (or where its caller could not fetch them now: ``loader.Unavailable``):
-      the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
+    - where its caller could not fetch them now (``table_kinds.Unavailable``), their curves
+      rebuilt from the quantiles file in their place (``Unavailable.stand_in``): a score to
+      reach beyond the exact range as above, a win chance blended (``ESTIMATED``);
+    - beyond, without either: the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
     """
     masks = chunks_for(mask)
-    read = _read if chunks is not None else lambda _: None
-    if weights.size == 1 and (found := read(lambda: chunks({"reach": masks}))) is not None:
-        return threshold_after(found["reach"], variant, mask, nu, *_thresholds(payoff, sigma)), True
-    if 12 - bin(mask).count("1") <= exact_free:
+    in_range = 12 - bin(mask).count("1") <= exact_free
+    if chunks is not None and weights.size == 1:
+        found, how = _read(lambda: chunks({"reach": masks}), stand_in=not in_range)
+        if found is not None:
+            after = threshold_after(found["reach"], variant, mask, nu, *_thresholds(payoff, sigma))
+            return after, True if how is True else ESTIMATED
+    if in_range:
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
-    if weights.size == 2 and (found := read(lambda: chunks({"law": masks, "reach": masks}))) is not None:
-        return blended_after(found, variant, mask, nu, sigma, payoff), BLENDED
+    if chunks is not None and weights.size == 2:
+        found, how = _read(lambda: chunks({"law": masks, "reach": masks}))
+        if found is not None:
+            return blended_after(found, variant, mask, nu, sigma, payoff), BLENDED if how is True else ESTIMATED
     sd = required_spread(spread, "o" if weights.size == 2 else "t")
     return approximate_goal_after(tilde, sd, variant, mask, nu, sigma, payoff, laws), False
 
 
-def _read(load: Callable[[], dict]) -> dict | None:
-    """``load()``'s chunks, or None where its caller could not fetch them now (``loader.Unavailable``:
-    the answer goes without them, and its loader has recorded so)."""
+def _read(load: Callable[[], dict], stand_in: bool = True) -> tuple[dict | None, bool | str]:
+    """``(load(), True)``; where its caller could not fetch them now (``table_kinds.Unavailable``:
+    the loader has recorded so), ``(their stand-in, ESTIMATED)`` with ``stand_in`` (the curves
+    rebuilt from the quantiles file), else ``(None, False)``."""
     try:
-        return load()
-    except Unavailable:
-        return None
+        return load(), True
+    except Unavailable as error:
+        found = error.stand_in_for() if stand_in else None
+        return found, ESTIMATED if found is not None else False
 
 
 def _thresholds(payoff: np.ndarray, sigma: int) -> tuple[np.ndarray, np.ndarray]:
@@ -266,9 +276,16 @@ def solve_turn(
     mask, nu, sigma = sheet_state(position.sheet)
     payoff, weights, names, exact = _goal_payoff(position, tilde, spread, reach)
     root, after, mine = goal_turn(tilde, spread, position.variant, mask, nu, sigma, payoff, weights, chunks=reach)
-    method = None if exact and mine is True else CALIBRATED if exact and mine == BLENDED else APPROXIMATION
+    if exact is True and mine is True:
+        method = None
+    elif exact is True and mine == BLENDED:
+        method = CALIBRATED
+    elif exact is not False and mine in (True, BLENDED, ESTIMATED):
+        method = ESTIMATED  # the quantiles file's curves stand in for chunks on one side at least
+    else:
+        method = APPROXIMATION
     shift = 0.0
-    if method == CALIBRATED and position.opponent is not None:
+    if method in (CALIBRATED, ESTIMATED) and position.opponent is not None:
         shift = calibration_shift(free_categories(position.sheet), free_categories(position.opponent))
     return GoalTurn(root, after, weights, names, method is None, payoff, method, shift)
 

@@ -3,7 +3,8 @@ the chance of winning once my sheet is full and only the opponent's turns are to
 
 ``opponent_law``: their distribution under optimal-expected play from their sheet, solved
 exactly up to ``OPPONENT_EXACT_FREE`` free categories; beyond, read from the law chunk of their
-mask (exact too) or, without chunks, a normal law from the spread table (``required_spread``).
+mask (exact too; without them, its curve rebuilt from the quantiles file) or, without either, a
+normal law from the spread table (``required_spread``).
 """
 
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from ..core.position import GoalUnavailable, Position, free_categories
 from ..core.rules import Variant
 from ..core.table_kinds import Unavailable
 from .outcome import Distribution, canonical_nu, max_future, solve_outcome
+from .quantiles import ESTIMATED
 from .reach_table import Chunk, Reach
 from .winning import normal_points
 
@@ -62,16 +64,16 @@ def opponent_law(
     exact_free: int = OPPONENT_EXACT_FREE,
     memo: dict[tuple, Distribution] | None = None,
     chunks: Reach | None = None,
-) -> tuple[Distribution, bool]:
+) -> tuple[Distribution, bool | str]:
     """The opponent's final-score distribution under optimal-expected play from their state
     (roll 0), and whether it is exact: solved up to ``exact_free`` free categories; beyond,
-    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point) or, without
-    chunks, a normal law of their future points (mean Ẽ, sd from the spread table) on whole
-    points. ``memo``: the laws of future points already found, for a caller that asks about
-    many sheets of one variant, table and ``exact_free``: by (mask, canonical ν) in the exact
-    range (every state an exact solve passes is kept), else by (mask, ν), and the normal law by
-    (mask, ν, "normal"). A chunk its caller could not fetch now (``loader.Unavailable``) is gone
-    without: the normal law stands in."""
+    read from the law chunk of their mask (``chunks``: exact to 7.7e-6 a point) or, where its
+    caller could not fetch it now (``table_kinds.Unavailable``), its curve rebuilt from the
+    quantiles file (``quantiles.ESTIMATED``, the second value then), or without either a normal
+    law of their future points (mean Ẽ, sd from the spread table) on whole points. ``memo``: the
+    laws of future points already found, for a caller that asks about many sheets of one
+    variant, table and ``exact_free``: by (mask, canonical ν) in the exact range (every state an
+    exact solve passes is kept), else by (mask, ν); the estimates apart, by (mask, ν, how)."""
     memo = {} if memo is None else memo
     if 12 - bin(mask).count("1") <= exact_free:
         key = (mask, int(canonical_nu(np.array([mask]), np.array([nu]))[0]))
@@ -79,11 +81,16 @@ def opponent_law(
             solve_outcome(tilde, variant, mask, nu, 0, memo)
         return Distribution(sigma, memo[key].points, memo[key].bonus), True
     most = max_future(variant, mask, nu)
-    if (mask, nu) not in memo and chunks is not None and (found := _law_chunk(chunks, mask)) is not None:
-        chance = found.at(np.array(nu), np.arange(most + 2))
-        memo[mask, nu] = Distribution(0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan"))
-    if (mask, nu) in memo:
-        return Distribution(sigma, memo[mask, nu].points, float("nan")), True
+    if (mask, nu) not in memo and chunks is not None:
+        found, how = _law_chunk(chunks, mask)
+        if found is not None:
+            chance = found.at(np.array(nu), np.arange(most + 2))
+            memo[(mask, nu) if how is True else (mask, nu, how)] = Distribution(
+                0, np.maximum(chance[:-1] - chance[1:], 0.0), float("nan")
+            )
+    for key, how in (((mask, nu), True), ((mask, nu, ESTIMATED), ESTIMATED)):
+        if key in memo:
+            return Distribution(sigma, memo[key].points, float("nan")), how
     # the normal law, kept apart from the exact ones: a later call may read the chunk
     if (mask, nu, "normal") not in memo:
         sd = required_spread(spread, "o")
@@ -92,9 +99,12 @@ def opponent_law(
     return Distribution(sigma, memo[mask, nu, "normal"].points, float("nan")), False
 
 
-def _law_chunk(chunks: Reach, mask: int) -> Chunk | None:
-    """The law chunk of ``mask``, or None where its caller could not fetch it now (``loader.Unavailable``)."""
+def _law_chunk(chunks: Reach, mask: int) -> tuple[Chunk | None, bool | str]:
+    """(the law chunk of ``mask``, True), or where its caller could not fetch it now
+    (``table_kinds.Unavailable``) (its curve rebuilt from the quantiles file, ``ESTIMATED``),
+    or (None, False) without that either."""
     try:
-        return chunks({"law": [mask]})["law"][mask]
-    except Unavailable:
-        return None
+        return chunks({"law": [mask]})["law"][mask], True
+    except Unavailable as error:
+        found = error.stand_in_for()
+        return (found["law"][mask], ESTIMATED) if found is not None else (None, False)

@@ -19,6 +19,7 @@ Who reads it:
 A new kind is one entry of ``KINDS`` (with the builder and the loader it names).
 """
 
+from collections.abc import Callable
 from typing import Final, Literal, NamedTuple
 
 Fetch = Literal["start", "goal", "coach"]
@@ -92,6 +93,16 @@ KINDS: Final = {
             modules=("yacht.core.solver", "yacht.core.table", "yacht.chances.law", "yacht.chances.reach_table"),
         ),
         TableKind(
+            name="quantiles",
+            field="quantiles",
+            files={"": "yacht-{variant}.quantiles"},
+            chunked=False,
+            fetch="goal",
+            builder="build_quantiles",
+            loader="load_quantiles",
+            modules=("yacht.chances.quantiles", "yacht.chances.reach_table"),
+        ),
+        TableKind(
             name="coach",
             field="coach",
             files={"bonus": "yacht-{variant}.bonus", "points": "yacht-{variant}.points"},
@@ -130,10 +141,21 @@ kind of several files the file's part, else ""."""
 class Unavailable(LookupError):
     """An answer asked for files of ``variant`` its caller could not fetch now
     (``loader.Tables.set_unavailable``): ``files``, (kind, part) pairs. The answer goes without
-    them (``available.Reads`` records so)."""
+    them (``available.Reads`` records so), or reads what stands in for them (``stand_in_for``)."""
 
-    def __init__(self, variant: str, files: list[File]) -> None:
+    def __init__(self, variant: str, files: list[File], stand_in: Callable[[], object] | None = None) -> None:
         names = ", ".join(f"{kind} {part}".strip() for kind, part in files)
         super().__init__(f"could not be fetched now ({variant} rules): {names}")
         self.variant = variant
         self.files = files
+        self.stand_in = stand_in
+
+    def stand_in_for(self):
+        """What stands in for the files refused (the chunks' curves rebuilt from the quantiles
+        file: ``available.Reads``), or None where nothing does, or it cannot be had either."""
+        if self.stand_in is None:
+            return None
+        try:
+            return self.stand_in()
+        except Unavailable:
+            return None
