@@ -34,7 +34,8 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { SNAPSHOT_KEY, discardSnapshot, readSnapshot, takeSnapshot } from "./snapshot.js";
+import { SNAPSHOT_KEY, discardSnapshot, pyodideRefused, readSnapshot, takeSnapshot } from "./snapshot.js";
+import { beginRestore, restoreFinished } from "./snapshot-state.js";
 import {
   altered,
   alteredStdlib,
@@ -73,13 +74,23 @@ const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
  * fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
 
-/** Pyodide from this build's saved snapshot, or null when there is none or it does not start
- * (it is then deleted). A failure here is never the page's: the caller starts afresh. When the
- * snapshot holds NumPy and our package (snapshot-packages.js), their files are written again and
- * NumPy's modules loaded where they were: `globalThis.packagesRestored` is then true. */
+/** Pyodide from this build's saved snapshot, or null when there is none or it may not be tried
+ * (snapshot.js: another Pyodide, damaged bytes; snapshot-state.js: an earlier restore's mark
+ * left) or it does not start (it is then deleted). A failure here is never the page's: the caller
+ * starts afresh, `globalThis.runtimeStart` saying why. When the snapshot holds NumPy and our
+ * package (snapshot-packages.js), their files are written again and NumPy's modules loaded where
+ * they were: `globalThis.packagesRestored` is then true. */
 async function startFromSnapshot() {
-  const saved = await readSnapshot(SNAPSHOT_KEY);
-  if (!saved) return null;
+  const found = pyodideRefused() ? { refused: pyodideRefused() } : await readSnapshot(SNAPSHOT_KEY);
+  let why = found?.refused;
+  if (found?.snapshot && (why = await beginRestore(SNAPSHOT_KEY))) await discardSnapshot(SNAPSHOT_KEY);
+  if (why) {
+    console.warn(`Starting afresh: ${why}.`);
+    globalThis.runtimeStart = `fresh: ${why}`;
+  }
+  if (!found?.snapshot || why) return null;
+  const saved = found.snapshot;
+  globalThis.snapshotChecksumMs = found.checksumMs;
   runtimeIn();
   const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
   unpackedPackage().catch(() => {}); // reported where it is awaited
@@ -99,6 +110,7 @@ async function startFromSnapshot() {
     globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
     globalThis.packagesRestored = false;
     await discardSnapshot(SNAPSHOT_KEY);
+    await restoreFinished();
     return null;
   }
 }
@@ -186,6 +198,7 @@ python.catch(() => {});
 const firstAnswered = python
   .then(() => Promise.all(starts.values()))
   .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)));
+firstAnswered.finally(restoreFinished).catch(() => {}); // a restore's begun mark (snapshot-state.js)
 firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot()).catch(() => {});
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
 globalThis.goalFilesFetched = firstAnswered.then(() => prefetchGoalFiles()).catch(() => {}); // tests await it
