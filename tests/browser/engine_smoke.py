@@ -134,19 +134,43 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     same profile starts from it, NumPy and our package restored with it, with the same advice."""
     driver.goto(server.url("build.json"))
     driver.evaluate("(name) => caches.delete(name)", SNAPSHOT_CACHE)
+    forget_outcome(driver, server, runtime)
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "fresh"
     key = snapshot_url(server, runtime)
-    saved = driver.wait_for(
-        f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}",
-        SNAPSHOT_CACHE,
-    )
+    saved = saved_snapshots(driver, server, runtime)
     assert list(saved) == [key] and saved[key] > 10_000_000  # the runtime's memory, not a stub
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "snapshot"
     assert driver.evaluate(NUMPY_INSTALLED, "snapshot")  # NumPy and our package came in the snapshot
     assert_cores_advice(driver, QUERY, cpython(QUERY))
     shoot(driver, artifacts, "warm-start")
+
+
+OUTCOME = """async ([state, key, forget]) => {
+  const url = new URL("snapshot-state/outcome", key);
+  url.searchParams.set("build", new URL(key).searchParams.get("build"));
+  const cache = await caches.open(state);
+  if (forget) return cache.delete(url.href);
+  const found = await cache.match(url.href);
+  return found ? found.json() : null;
+}"""
+"""A page's function: what the last try to take the snapshot of ``key`` came to (web/worker/
+snapshot-state.js's outcome entry: {saved, error}), or null; with ``forget``, that entry deleted."""
+SNAPSHOT_STATE = "yacht-runtime-snapshot-state"
+
+
+def forget_outcome(driver: EngineDriver, server: SiteServer, runtime: dict) -> None:
+    """Delete the outcome an earlier visit's try to take the snapshot left (OUTCOME)."""
+    driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime), True])
+
+
+def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> dict:
+    """Once the page's worker has tried to take the snapshot (OUTCOME; forget_outcome before the
+    visit), the snapshots kept: URL → bytes. A try that failed fails the test with its reason."""
+    outcome = driver.wait_for(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime), False])
+    assert outcome["saved"], f"{driver.name} took no snapshot: {outcome.get('error')}"
+    return driver.evaluate(SNAPSHOTS, SNAPSHOT_CACHE)
 
 
 NUMPY_INSTALLED = "(how) => performance.getEntriesByName(`yacht:numpy-install:${how}`).length > 0"
@@ -165,12 +189,13 @@ def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, r
     key, other = snapshot_url(server, runtime), snapshot_url(server, runtime, key="0123456789abcdef")
 
     def visit_then_saved(started: str) -> None:
+        forget_outcome(driver, server, runtime)
         open_link(driver, server, QUERY)
         assert driver.evaluate(RUNTIME_START).startswith(started), driver.evaluate(RUNTIME_START)
         assert driver.evaluate(NUMPY_INSTALLED, "snapshot" if started == "snapshot" else "javascript")
         assert_cores_advice(driver, QUERY, cpython(QUERY))
-        found = f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}"
-        saved = driver.wait_for(found, SNAPSHOT_CACHE)
+        restored = started == "snapshot"  # then none is taken
+        saved = driver.evaluate(SNAPSHOTS, SNAPSHOT_CACHE) if restored else saved_snapshots(driver, server, runtime)
         assert list(saved) == [key] and saved[key] > 10_000_000, saved
 
     driver.goto(server.url("build.json"))

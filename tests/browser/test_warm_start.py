@@ -285,3 +285,42 @@ def test_two_visits_restoring_at_once_both_start_from_the_snapshot(make_context,
     while first.evaluate(MARKS, [STATE, "begun"]):
         assert time.monotonic() < deadline, "a begun mark stayed after the first answer"
         first.wait_for_timeout(200)
+
+
+NO_SPACE = """async ([name, days]) => {
+  const cache = await caches.open(name);
+  const urls = (await cache.keys()).map((r) => r.url);
+  const url = urls.find((u) => new URL(u).pathname.endsWith("/snapshot-state/no-space"));
+  if (!url) return null;
+  const entry = await (await cache.match(url)).json();
+  if (days) await cache.put(url, new Response(JSON.stringify({ ...entry, at: entry.at - days * 86400e3 })));
+  return entry;
+}"""
+"""A page's function: the warm start's no-space entry (its JSON), or null; made ``days`` older."""
+
+
+def test_a_snapshot_that_did_not_fit_is_not_tried_again_on_every_visit(make_context, server, cpython, runtime) -> None:
+    """With the origin's quota (Chromium's Storage.overrideQuotaForOrigin) too small for the
+    snapshot, the first visit's save fails and the size it needed is remembered
+    (web/worker/snapshot-state.js); the next visit does not try (the browser's estimate shows no
+    more free than then), and a day later a visit tries again, and saves it where it now fits."""
+    context = make_context(snapshot=False)
+    watcher = context.new_page()
+    watcher.goto(server.url("build.json"))
+    cdp = context.new_cdp_session(watcher)
+    origin = server.url("").rstrip("/")
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 8_000_000})
+    outcome = snapshot_outcome(visit(context, server, cpython))
+    assert outcome == {"saved": False, "error": "the Cache API did not keep it (QuotaExceededError)"}
+    needed = watcher.evaluate(NO_SPACE, [STATE, 0])["needed"]
+    assert needed > 10_000_000  # the whole snapshot's size
+    outcome = snapshot_outcome(visit(context, server, cpython))
+    assert outcome == {
+        "saved": False,
+        "error": f"it needs {needed / 1e6:.1f} MB, more than the storage had free when it was last tried",
+    }
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 1_000_000_000})
+    watcher.evaluate(NO_SPACE, [STATE, 2])
+    assert snapshot_outcome(visit(context, server, cpython)) == {"saved": True, "packages": True}
+    assert watcher.evaluate(NO_SPACE, [STATE, 0]) is None
+    assert list(watcher.evaluate(SNAPSHOTS, CACHE)) == [snapshot_url(server, runtime)]

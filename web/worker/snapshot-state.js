@@ -9,14 +9,19 @@
 //                              down (or was closed): the next visit deletes the snapshot, starts
 //                              afresh, and no snapshot of that build is taken again (crashed).
 //   crashed?build=KEY          {at}: a restore of this build's snapshot did not finish.
-//   no-space?build=KEY         {needed, at}: the snapshot (`needed` bytes) could not be saved for
-//                              lack of space; it is tried again only once the storage estimate
-//                              shows that much free (or, without an estimate, a week later).
+//   outcome?build=KEY          {saved, error?, at}: what the last try to take this build's
+//                              snapshot came to (takeSnapshot), also said in the console.
+//   no-space?build=KEY         {needed, free, at}: the snapshot (`needed` bytes) could not be
+//                              saved for lack of space (`free`: the storage estimate's free bytes
+//                              then, or null); it is tried again only once the estimate shows
+//                              that much free and more than then, or a day later.
 //
 // Any failure of the Cache API here is a normal start: nothing is remembered, nothing refused.
 
 const STATE = "yacht-runtime-snapshot-state";
-const RETRY_WITHOUT_ESTIMATE_MS = 7 * 24 * 3600 * 1000;
+/** How long after a snapshot did not fit it is tried again anyway (the browser's estimate of
+ * the free space may be wrong either way). */
+const RETRY_NO_SPACE_MS = 24 * 3600 * 1000;
 
 const entry = (kind, key, visit) => {
   const url = new URL(`snapshot-state/${kind}`, key);
@@ -100,31 +105,41 @@ export async function restoreFinished() {
   done.release();
 }
 
-/** Why no snapshot of `key` is to be taken now (a restore of this build's took a tab down; or
- * the space it needed is still not free), or null. */
+/** Free bytes in this origin's storage as the browser estimates them, or null when it does not. */
+async function freeBytes() {
+  const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
+  return estimate?.quota ? estimate.quota - (estimate.usage ?? 0) : null;
+}
+
+/** Why no snapshot of `key` is to be taken now (a restore of this build's took a tab down; or it
+ * did not fit, and neither has more become free since, nor RETRY_NO_SPACE_MS passed), or null. */
 export async function snapshotRefused(key) {
   try {
     if (await get(entry("crashed", key))) return "a start from this build's snapshot did not finish once";
     const short = await get(entry("no-space", key));
-    if (!short) return null;
-    const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
-    const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (!estimate?.quota) {
-      const waited = Date.now() - short.at;
-      return waited > RETRY_WITHOUT_ESTIMATE_MS ? null : `it needs ${mb(short.needed)} and the storage had less`;
-    }
-    const free = estimate.quota - (estimate.usage ?? 0);
-    return free >= short.needed ? null : `it needs ${mb(short.needed)} and the storage has ${mb(free)} free`;
+    if (!short || Date.now() - short.at > RETRY_NO_SPACE_MS) return null;
+    const free = await freeBytes();
+    if (free !== null && free >= short.needed && (short.free === null || free > short.free)) return null;
+    return `it needs ${(short.needed / 1e6).toFixed(1)} MB, more than the storage had free when it was last tried`;
   } catch (error) {
     console.warn("The warm start's state could not be read:", error);
     return null;
   }
 }
 
+/** What the try to take the snapshot of `key` came to: {saved, error?} (for people and tests). */
+export async function rememberOutcome(key, outcome) {
+  try {
+    await put(entry("outcome", key), { saved: outcome.saved, error: outcome.error, at: Date.now() });
+  } catch (error) {
+    console.warn("The warm start's state could not be saved:", error);
+  }
+}
+
 /** The snapshot of `key` (`needed` bytes) could not be saved for lack of space. */
 export async function rememberNoSpace(key, needed) {
   try {
-    await put(entry("no-space", key), { needed, at: Date.now() });
+    await put(entry("no-space", key), { needed, free: await freeBytes(), at: Date.now() });
   } catch (error) {
     console.warn("The warm start's state could not be saved:", error);
   }

@@ -28,7 +28,7 @@
 
 import { version } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { forgetNoSpace, rememberNoSpace, snapshotRefused } from "./snapshot-state.js";
+import { forgetNoSpace, rememberNoSpace, rememberOutcome, snapshotRefused } from "./snapshot-state.js";
 import { here } from "./worker-load.js";
 
 /** Where this build's snapshot is kept (a URL beside this file). */
@@ -176,13 +176,14 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 /** Start snapshot-worker.js, unless this build's snapshots are not to be taken here
  * (snapshot-state.js: snapshotRefused); resolves when it is done (saved or not) or has taken too
- * long. `globalThis.snapshotOutcome` is then what happened (for the tests). */
+ * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
+ * outcome entry). */
 export async function takeSnapshot() {
   const refused = pyodideRefused() ?? (await snapshotRefused(SNAPSHOT_KEY));
   if (refused) {
     globalThis.snapshotOutcome = { saved: false, error: refused };
     console.info("No runtime snapshot taken:", refused);
-    return;
+    return rememberOutcome(SNAPSHOT_KEY, globalThis.snapshotOutcome);
   }
   await new Promise((resolve) => {
     const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
@@ -191,7 +192,7 @@ export async function takeSnapshot() {
       worker.terminate();
       globalThis.snapshotOutcome = outcome;
       if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
-      resolve();
+      rememberOutcome(SNAPSHOT_KEY, outcome).then(resolve);
     };
     const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
     worker.onmessage = ({ data }) => done(data);
