@@ -72,7 +72,7 @@ def snapshot_pyodide_version() -> str:
     warm start knows (its header, Emscripten's library handles)."""
     found = re.search(r'^export const PYODIDE_VERSION = "([^"]+)";$', SNAPSHOT_JS.read_text(), re.MULTILINE)
     if found is None:
-        raise BuildError(f"{SNAPSHOT_JS.relative_to(ROOT)} declares no PYODIDE_VERSION")
+        raise BuildError(f"{SNAPSHOT_JS} declares no PYODIDE_VERSION")
     return found.group(1)
 
 

@@ -34,8 +34,9 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { SNAPSHOT_KEY, discardSnapshot, pyodideRefused, readSnapshot, takeSnapshot } from "./snapshot.js";
-import { beginRestore, restoreFinished } from "./snapshot-state.js";
+import { takeSnapshot } from "./snapshot.js";
+import { startFromSnapshot } from "./snapshot-start.js";
+import { restoreFinished } from "./snapshot-state.js";
 import {
   altered,
   alteredStdlib,
@@ -45,13 +46,11 @@ import {
   fileOf,
   here,
   LoadError,
-  progress,
   pyodideOptions,
   runtimeFirst,
   runtimeIn,
   step,
 } from "./worker-load.js";
-import { restoreSnapshotPackages } from "./snapshot-packages.js";
 import { fetchNumpyWheel, loadNumpy, unzip } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
@@ -73,47 +72,6 @@ const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
  * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables are
  * fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
-
-/** Pyodide from this build's saved snapshot, or null when there is none or it may not be tried
- * (snapshot.js: another Pyodide, damaged bytes; snapshot-state.js: an earlier restore's mark
- * left) or it does not start (it is then deleted). A failure here is never the page's: the caller
- * starts afresh, `globalThis.runtimeStart` saying why. When the snapshot holds NumPy and our
- * package (snapshot-packages.js), their files are written again and NumPy's modules loaded where
- * they were: `globalThis.packagesRestored` is then true. */
-async function startFromSnapshot() {
-  const found = pyodideRefused() ? { refused: pyodideRefused() } : await readSnapshot(SNAPSHOT_KEY);
-  let why = found?.refused;
-  if (found?.snapshot && (why = await beginRestore(SNAPSHOT_KEY))) await discardSnapshot(SNAPSHOT_KEY);
-  if (why) {
-    console.warn(`Starting afresh: ${why}.`);
-    globalThis.runtimeStart = `fresh: ${why}`;
-  }
-  if (!found?.snapshot || why) return null;
-  const saved = found.snapshot;
-  globalThis.snapshotChecksumMs = found.checksumMs;
-  runtimeIn();
-  const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
-  unpackedPackage().catch(() => {}); // reported where it is awaited
-  try {
-    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved.bytes }));
-    pyodide.runPython("import sys"); // the restored interpreter answers
-    if (saved.record.libraries.length) {
-      await failingOnWasmErrors("runtime", () => restoreSnapshotPackages(pyodide, saved, numpy, unpackedPackage()));
-      [globalThis.packagesRestored, globalThis.numpyInstall] = [true, "restored from the snapshot"];
-      globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
-      progress("numpy-install", "snapshot");
-    }
-    globalThis.runtimeStart = "snapshot";
-    return pyodide;
-  } catch (error) {
-    console.warn("The saved runtime snapshot did not start; starting afresh.", error);
-    globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
-    globalThis.packagesRestored = false;
-    await discardSnapshot(SNAPSHOT_KEY);
-    await restoreFinished();
-    return null;
-  }
-}
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
  * answer: takeSnapshot). NumPy's wheel is fetched at low priority once pyodide.asm.wasm is in
@@ -138,7 +96,7 @@ async function startFresh() {
  * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
 async function startPyodide() {
   const inFirst = (file) => file === "pyodide.asm.wasm" && runtimeIn(); // before Python starts
-  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
+  const pyodide = (await startFromSnapshot(unpackedPackage)) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for tools/record_imports.py and the browser tests (Playwright evaluates here)
