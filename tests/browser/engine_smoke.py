@@ -134,7 +134,6 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     same profile starts from it, NumPy and our package restored with it, with the same advice."""
     driver.goto(server.url("build.json"))
     driver.evaluate("(name) => caches.delete(name)", SNAPSHOT_CACHE)
-    forget_outcome(driver, server, runtime)
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "fresh"
     key = snapshot_url(server, runtime)
@@ -147,29 +146,28 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     shoot(driver, artifacts, "warm-start")
 
 
-OUTCOME = """async ([state, key, forget]) => {
+SNAPSHOT_TRIED = """() => performance.getEntriesByType("mark").map((m) => m.name)
+  .find((name) => name.startsWith("yacht:snapshot:")) ?? null"""
+"""A page's function: the page's mark of what its worker's try to take the snapshot came to
+(``yacht:snapshot:saved``, ``failed`` or ``refused``: web/worker/snapshot.js), or null."""
+OUTCOME = """async ([state, key]) => {
   const url = new URL("snapshot-state/outcome", key);
   url.searchParams.set("build", new URL(key).searchParams.get("build"));
-  const cache = await caches.open(state);
-  if (forget) return cache.delete(url.href);
-  const found = await cache.match(url.href);
+  const found = await (await caches.open(state)).match(url.href);
   return found ? found.json() : null;
 }"""
-"""A page's function: what the last try to take the snapshot of ``key`` came to (web/worker/
-snapshot-state.js's outcome entry: {saved, error}), or null; with ``forget``, that entry deleted."""
+"""A page's function: why the last try to take the snapshot of ``key`` came to what it did
+(web/worker/snapshot-state.js's outcome entry: {saved, error}), or null."""
 SNAPSHOT_STATE = "yacht-runtime-snapshot-state"
 
 
-def forget_outcome(driver: EngineDriver, server: SiteServer, runtime: dict) -> None:
-    """Delete the outcome an earlier visit's try to take the snapshot left (OUTCOME)."""
-    driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime), True])
-
-
 def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> dict:
-    """Once the page's worker has tried to take the snapshot (OUTCOME; forget_outcome before the
-    visit), the snapshots kept: URL → bytes. A try that failed fails the test with its reason."""
-    outcome = driver.wait_for(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime), False])
-    assert outcome["saved"], f"{driver.name} took no snapshot: {outcome.get('error')}"
+    """Once this page's worker has tried to take the snapshot (SNAPSHOT_TRIED), the snapshots
+    kept: URL → bytes. A try that did not save fails the test with its reason (OUTCOME)."""
+    tried = driver.wait_for(SNAPSHOT_TRIED)
+    if tried != "yacht:snapshot:saved":
+        outcome = driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime)])
+        raise AssertionError(f"{driver.name} took no snapshot ({tried}): {outcome}")
     return driver.evaluate(SNAPSHOTS, SNAPSHOT_CACHE)
 
 
@@ -189,7 +187,6 @@ def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, r
     key, other = snapshot_url(server, runtime), snapshot_url(server, runtime, key="0123456789abcdef")
 
     def visit_then_saved(started: str) -> None:
-        forget_outcome(driver, server, runtime)
         open_link(driver, server, QUERY)
         assert driver.evaluate(RUNTIME_START).startswith(started), driver.evaluate(RUNTIME_START)
         assert driver.evaluate(NUMPY_INSTALLED, "snapshot" if started == "snapshot" else "javascript")

@@ -29,7 +29,7 @@
 import { version } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { forgetNoSpace, rememberNoSpace, rememberOutcome, snapshotRefused } from "./snapshot-state.js";
-import { here } from "./worker-load.js";
+import { here, progress } from "./worker-load.js";
 
 /** Where this build's snapshot is kept (a URL beside this file). */
 export const SNAPSHOT_KEY = new URL(`runtime/snapshot?build=${RUNTIME.snapshotKey}`, import.meta.url).href;
@@ -177,12 +177,14 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
 /** Start snapshot-worker.js, unless this build's snapshots are not to be taken here
  * (snapshot-state.js: snapshotRefused); resolves when it is done (saved or not) or has taken too
  * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
- * outcome entry). */
+ * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "saved",
+ * "failed" or "refused"} (a mark it does not show; the engine tests wait on it). */
 export async function takeSnapshot() {
   const refused = pyodideRefused() ?? (await snapshotRefused(SNAPSHOT_KEY));
   if (refused) {
     globalThis.snapshotOutcome = { saved: false, error: refused };
     console.info("No runtime snapshot taken:", refused);
+    progress("snapshot", "refused");
     return rememberOutcome(SNAPSHOT_KEY, globalThis.snapshotOutcome);
   }
   await new Promise((resolve) => {
@@ -192,6 +194,7 @@ export async function takeSnapshot() {
       worker.terminate();
       globalThis.snapshotOutcome = outcome;
       if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
+      progress("snapshot", outcome.saved ? "saved" : "failed");
       rememberOutcome(SNAPSHOT_KEY, outcome).then(resolve);
     };
     const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
