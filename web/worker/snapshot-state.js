@@ -8,6 +8,7 @@
 //                              so a mark whose lock nobody holds is a restore that took its tab
 //                              down (or was closed): the next visit deletes the snapshot, starts
 //                              afresh, and no snapshot of that build is taken again (crashed).
+//                              Without the Web Locks API every mark found counts as left.
 //   crashed?build=KEY          {at}: a restore of this build's snapshot did not finish.
 //   outcome?build=KEY          {saved, error?, at}: what the last try to take this build's
 //                              snapshot came to (takeSnapshot), also said in the console.
@@ -75,11 +76,13 @@ export async function beginRestore(key) {
     let release;
     const released = new Promise((resolve) => (release = resolve));
     if (globalThis.navigator?.locks) {
-      await new Promise((granted) =>
-        navigator.locks.request(lockName(visit), () => {
-          granted();
-          return released;
-        }),
+      await new Promise((granted, refused) =>
+        navigator.locks
+          .request(lockName(visit), () => {
+            granted();
+            return released;
+          })
+          .catch(refused),
       );
     }
     await put(mark, { at: Date.now() });
