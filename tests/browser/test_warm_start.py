@@ -324,3 +324,25 @@ def test_a_snapshot_that_did_not_fit_is_not_tried_again_on_every_visit(make_cont
     assert snapshot_outcome(visit(context, server, cpython)) == {"saved": True, "packages": True}
     assert watcher.evaluate(NO_SPACE, [STATE, 0]) is None
     assert list(watcher.evaluate(SNAPSHOTS, CACHE)) == [snapshot_url(server, runtime)]
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ("record.libraries[0].handle = 2 ** 31;", "its handle 2147483648 is outside the snapshot's memory"),
+        ('record.libraries[0].path = "/etc/passwd";', "/etc/passwd: not a module of site-packages"),
+    ],
+)
+def test_a_record_pointing_outside_the_memory_is_refused_before_it_is_written(
+    make_context, server, cpython, runtime, change, why
+) -> None:
+    """The record's handles and paths (web/worker/snapshot-packages.js) are checked before any byte
+    is written: one that points outside the restored memory, or a path that is not a module of
+    site-packages, makes the visit start afresh (the checksum is the record's own: it was saved so)."""
+    context = make_context()
+    first = context.new_page()
+    first.goto(server.url("build.json"))
+    first.evaluate(rewrite(change), [CACHE, snapshot_url(server, runtime)])
+    page = visit(context, server, cpython)
+    assert runtime_start(page).startswith("fresh: the snapshot did not start ("), runtime_start(page)
+    assert why in runtime_start(page)
