@@ -338,7 +338,7 @@ def test_a_record_pointing_outside_the_memory_is_refused_before_it_is_written(
 ) -> None:
     """The record's handles and paths (web/worker/snapshot-packages.js) are checked before any byte
     is written: one that points outside the restored memory, or a path that is not a module of
-    site-packages, makes the visit start afresh (the checksum is the record's own: it was saved so)."""
+    site-packages, makes the visit start afresh (rewrite saves it with a matching SHA-256)."""
     context = make_context()
     first = context.new_page()
     first.goto(server.url("build.json"))
