@@ -146,10 +146,13 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     shoot(driver, artifacts, "warm-start")
 
 
-SNAPSHOT_TRIED = """() => performance.getEntriesByType("mark").map((m) => m.name)
-  .find((name) => name.startsWith("yacht:snapshot:")) ?? null"""
-"""A page's function: the page's mark of what its worker's try to take the snapshot came to
-(``yacht:snapshot:saved``, ``failed`` or ``refused``: web/worker/snapshot.js), or null."""
+SNAPSHOT_MARKS = """() => performance.getEntriesByType("mark").map((m) => m.name)
+  .filter((name) => name.startsWith("yacht:snapshot:"))"""
+"""A page's function: the page's marks of its worker's try to take the snapshot
+(``yacht:snapshot:taking`` at its start; ``saved``, ``failed`` or ``refused`` at its end:
+web/worker/snapshot.js)."""
+SNAPSHOT_TRIED = f"""() => ({SNAPSHOT_MARKS})().find((name) => !name.endsWith(":taking")) ?? null"""
+"""A page's function: the page's mark of what the try came to, or null."""
 OUTCOME = """async ([state, key]) => {
   const url = new URL("snapshot-state/outcome", key);
   url.searchParams.set("build", new URL(key).searchParams.get("build"));
@@ -164,7 +167,10 @@ SNAPSHOT_STATE = "yacht-runtime-snapshot-state"
 def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> dict:
     """Once this page's worker has tried to take the snapshot (SNAPSHOT_TRIED), the snapshots
     kept: URL → bytes. A try that did not save fails the test with its reason (OUTCOME)."""
-    tried = driver.wait_for(SNAPSHOT_TRIED)
+    try:
+        tried = driver.wait_for(SNAPSHOT_TRIED)
+    except AssertionError as e:
+        raise AssertionError(f"{e}; the page's snapshot marks: {driver.evaluate(SNAPSHOT_MARKS)}") from None
     if tried != "yacht:snapshot:saved":
         outcome = driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime)])
         raise AssertionError(f"{driver.name} took no snapshot ({tried}): {outcome}")

@@ -36,9 +36,16 @@ async function put(url, value) {
   await (await caches.open(STATE)).put(url, new Response(body, { headers: { "Content-Type": "application/json" } }));
 }
 
+/** How long a read of the state may take: a Cache API that does not answer is no state. */
+const READ_MS = 5000;
+
 async function get(url) {
-  const response = await (await caches.open(STATE)).match(url);
-  return response ? response.json() : null;
+  const read = (async () => {
+    const response = await (await caches.open(STATE)).match(url);
+    return response ? response.json() : null;
+  })();
+  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("the Cache API did not answer")), READ_MS));
+  return Promise.race([read, late]);
 }
 
 async function drop(url) {

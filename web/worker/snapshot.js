@@ -177,9 +177,11 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
 /** Start snapshot-worker.js, unless this build's snapshots are not to be taken here
  * (snapshot-state.js: snapshotRefused); resolves when it is done (saved or not) or has taken too
  * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
- * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "saved",
- * "failed" or "refused"} (a mark it does not show; the engine tests wait on it). */
+ * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "taking"} at
+ * the start and "saved", "failed" or "refused" at the end (marks it does not show; the engine
+ * tests wait on them). */
 export async function takeSnapshot() {
+  progress("snapshot", "taking");
   const refused = pyodideRefused() ?? (await snapshotRefused(SNAPSHOT_KEY));
   if (refused) {
     globalThis.snapshotOutcome = { saved: false, error: refused };
