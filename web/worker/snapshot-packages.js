@@ -50,19 +50,36 @@ export async function importPackages(pyodide, paths) {
   return { libraries, slots: slots(pyodide) };
 }
 
+/** The handle fields of the library at `handle` in `memory` (restored from `heap`, the snapshot's
+ * memory part): {loaded, memoryBase, memorySize, tableBase}. Throws when the handle or the block
+ * of memory it records does not lie inside both, before anything is written. */
+function handleOf(path, handle, heap, memory) {
+  const inside = (at, size) => Number.isInteger(at) && at > 0 && at + size <= heap.length && at + size <= memory.length;
+  if (!inside(handle, HANDLE_BYTES)) throw new Error(`${path}: its handle ${handle} is outside the snapshot's memory`);
+  const words = new DataView(memory.buffer, memory.byteOffset + handle, HANDLE_BYTES);
+  const [memoryBase, memorySize] = [words.getUint32(12, true), words.getUint32(16, true)];
+  if (!inside(memoryBase, memorySize))
+    throw new Error(`${path}: its memory (${memorySize} bytes at ${memoryBase}) is outside the snapshot's`);
+  return { loaded: memory[handle + 8], memoryBase, memorySize, tableBase: words.getUint32(20, true) };
+}
+
 /** After `pyodide` was restored from a snapshot whose memory is `heap` (the snapshot's memory part)
  * and whose record is `record`: its modules loaded again where they were, their data as the
- * snapshot left it. The files must be in site-packages again. Throws when the table does not
+ * snapshot left it. The files must be in site-packages again. Throws when a library's path is not
+ * a site-packages module, its handle or memory lies outside the memory, or the table does not
  * match the record (the snapshot is then not used). */
 export async function restorePackages(pyodide, record, heap) {
   const module = pyodide._module;
+  const site = `${sitePackages(pyodide)}/`;
   for (const { path, handle } of record.libraries) {
-    const [loaded, memoryBase, memorySize, tableBase] = [
-      module.HEAPU8[handle + 8],
-      module.HEAPU32[(handle + 12) >> 2],
-      module.HEAPU32[(handle + 16) >> 2],
-      module.HEAPU32[(handle + 20) >> 2],
-    ];
+    if (
+      typeof path !== "string" ||
+      !path.startsWith(site) ||
+      !path.endsWith(".so") ||
+      !module.FS.analyzePath(path).exists
+    )
+      throw new Error(`${String(path)}: not a module of site-packages`);
+    const { loaded, memoryBase, memorySize, tableBase } = handleOf(path, handle, heap, module.HEAPU8);
     if (!loaded) throw new Error(`${path}: the snapshot holds no record of its load`);
     if (slots(pyodide) !== tableBase)
       throw new Error(`${path}: the function table has ${slots(pyodide)} slots, not ${tableBase}`);

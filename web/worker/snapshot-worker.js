@@ -7,7 +7,8 @@
 // record of NumPy's modules. When a wheel cannot be fetched or unpacked, the snapshot holds the
 // runtime alone (its record lists no library) and the page's worker installs NumPy after it as on
 // a first visit. Posts {saved: true, packages: true|false}, or {saved: false, error} (then a later
-// visit starts afresh and tries again); never an error shown.
+// visit starts afresh and tries again, unless it was a lack of space: snapshot-state.js); never an
+// error shown.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
@@ -38,8 +39,8 @@ try {
     const libraries = files[0].filter(([name]) => name.endsWith(".so")).map(([name]) => `${site}/${name}`);
     record = await importPackages(pyodide, libraries);
   }
-  const saved = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot(), record);
-  postMessage(saved ? { saved, packages: Boolean(files) } : { saved, error: "the Cache API did not keep it" });
+  const outcome = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot(), record);
+  postMessage(outcome.saved ? { ...outcome, packages: Boolean(files) } : outcome);
 } catch (error) {
   postMessage({ saved: false, error: String(error?.message ?? error) });
 }

@@ -34,7 +34,9 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { SNAPSHOT_KEY, discardSnapshot, readSnapshot, takeSnapshot } from "./snapshot.js";
+import { takeSnapshot } from "./snapshot.js";
+import { startFromSnapshot } from "./snapshot-start.js";
+import { restoreFinished } from "./snapshot-state.js";
 import { altered, alteredStdlib } from "./worker-check.js";
 import { fetchBytes, fetchJSON } from "./worker-fetch.js";
 import {
@@ -42,13 +44,11 @@ import {
   fileOf,
   here,
   LoadError,
-  progress,
   pyodideOptions,
   runtimeFirst,
   runtimeIn,
   step,
 } from "./worker-load.js";
-import { restoreSnapshotPackages } from "./snapshot-packages.js";
 import { fetchNumpyWheel, loadNumpy, unzip } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { pythonMessage, tableLoaders } from "./worker-tables.js";
@@ -70,36 +70,6 @@ const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
  * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables and
  * quantiles files are fetched (prefetchGoalFiles). */
 const SNAPSHOT_DELAY_MS = 2000;
-
-/** Pyodide from this build's saved snapshot, or null when there is none or it does not start
- * (it is then deleted). A failure here is never the page's: the caller starts afresh. When the
- * snapshot holds NumPy and our package (snapshot-packages.js), their files are written again and
- * NumPy's modules loaded where they were: `globalThis.packagesRestored` is then true. */
-async function startFromSnapshot() {
-  const saved = await readSnapshot(SNAPSHOT_KEY);
-  if (!saved) return null;
-  runtimeIn();
-  const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
-  unpackedPackage().catch(() => {}); // reported where it is awaited
-  try {
-    const pyodide = await failingOnWasmErrors("runtime", () => loadPyodide({ ...pyodideOptions, _loadSnapshot: saved.bytes }));
-    pyodide.runPython("import sys"); // the restored interpreter answers
-    if (saved.record.libraries.length) {
-      await failingOnWasmErrors("runtime", () => restoreSnapshotPackages(pyodide, saved, numpy, unpackedPackage()));
-      [globalThis.packagesRestored, globalThis.numpyInstall] = [true, "restored from the snapshot"];
-      globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
-      progress("numpy-install", "snapshot");
-    }
-    globalThis.runtimeStart = "snapshot";
-    return pyodide;
-  } catch (error) {
-    console.warn("The saved runtime snapshot did not start; starting afresh.", error);
-    globalThis.runtimeStart = `fresh: the snapshot did not start (${error?.message ?? error})`;
-    globalThis.packagesRestored = false;
-    await discardSnapshot(SNAPSHOT_KEY);
-    return null;
-  }
-}
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
  * answer: takeSnapshot). NumPy's wheel is fetched at low priority once pyodide.asm.wasm is in
@@ -124,7 +94,7 @@ async function startFresh() {
  * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
 async function startPyodide() {
   const inFirst = (file) => file === "pyodide.asm.wasm" && runtimeIn(); // before Python starts
-  const pyodide = (await startFromSnapshot()) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
+  const pyodide = (await startFromSnapshot(unpackedPackage)) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for tools/record_imports.py and the browser tests (Playwright evaluates here)
@@ -184,6 +154,7 @@ python.catch(() => {});
 const firstAnswered = python
   .then(() => Promise.all(starts.values()))
   .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_DELAY_MS)));
+firstAnswered.finally(restoreFinished).catch(() => {}); // a restore's begun mark (snapshot-state.js)
 firstAnswered.then(() => globalThis.runtimeStart.startsWith("fresh") && takeSnapshot()).catch(() => {});
 // After the first answer, the files a goal's estimate needs without network (prefetchGoalFiles).
 globalThis.goalFilesFetched = firstAnswered.then(() => prefetchGoalFiles()).catch(() => {}); // tests await it
