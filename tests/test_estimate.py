@@ -1,13 +1,14 @@
 """A goal's answer without the files its caller could not fetch (``Tables.set_unavailable``):
 the options always, the chance estimated from what is loaded (the chunks' curves rebuilt from
-the quantiles file, or the normal law of the spread table), or none when not even that is, and
+the quantiles file, or the normal law of the spread table; a target at up to five free categories
+is solved exactly instead), or none when not even that is, and
 ``"estimate"`` saying the kinds of the files its loader refused (``available.Reads``): a file
 missing degrades only the answers that read it. Where nothing missing is read (the exact range),
 the answer is the full one."""
 
 import pytest
 from yacht.api import advise_query, explain_query, review_query
-from yacht.chances.goal import APPROXIMATION, ESTIMATED
+from yacht.chances.goal import APPROXIMATION, ESTIMATED, REACH_SOLVED_FREE
 from yacht.loader import DEFAULT_TABLES, Tables, every_file
 
 # (query, the chunk kinds its goal reads)
@@ -16,7 +17,7 @@ BEYOND = [
     ("s=3,,9,,,18,,,,,30,&d=14466&r=2&o=,4,,12,,,22,,,,30,", ["law", "reach"]),
     ("s=3,6,9,12,,18,22,,,,30,&d=12256&r=3&v=strict&o=2,4,6,8,10,,22,,,15,,", ["law", "reach"]),
     ("s=,,,,,,,,,,,&d=23456&r=1&t=220", ["reach"]),
-    ("s=3,6,9,12,,18,22,,,,30,&d=55561&r=2&v=strict&t=150", ["reach"]),
+    ("s=3,6,9,12,,18,,,,,30,&d=55561&r=2&v=strict&t=150", ["reach"]),
 ]
 EXACT = [
     "s=1,2,3,4,5,6,20,0,0,,30,&d=12346&r=1&o=2,4,6,8,10,12,22,0,0,15,,0",
@@ -161,8 +162,25 @@ def test_a_review_without_the_files_its_chances_need_is_graded_by_points_and_not
     assert all("winning" in d for d in review_query(record, full)["decisions"])
 
 
+@pytest.mark.parametrize("roll", [1, 2, 3])
+@pytest.mark.parametrize("variant", ["official", "strict"])
+def test_without_chunks_a_target_at_five_free_categories_is_solved_exactly(full, roll, variant) -> None:
+    """Up to ``REACH_SOLVED_FREE`` free categories the goal DP stands in for the reach chunks: the
+    answer is the full one (no estimate), every option's chance as the chunks give it."""
+    assert REACH_SOLVED_FREE == 5
+    query = f"s=3,6,9,12,,18,22,,,,30,&d=55561&r={roll}&v={variant}&t=150"  # 5 free
+    answer = advise_query(query, lacking_tables("reach", "law", "quantiles", "spread"))
+    exact = advise_query(query, full)
+    assert "estimate" not in answer and answer["exact"] is True
+    assert keys(answer) == keys(exact)
+    for got, want in zip(answer["options"], exact["options"], strict=True):
+        assert got["reach"] == pytest.approx(want["reach"], abs=2e-5)
+    six = "s=3,6,9,12,,18,,,,,30,&d=55561&r=2&t=150"  # one more free category: estimated
+    assert advise_query(six, lacking_tables("reach", "law"))["method"] == ESTIMATED
+
+
 def test_without_chunks_the_distribution_of_a_target_is_the_best_averages_not_a_play_on_rebuilt_curves(full) -> None:
-    query = "s=3,6,9,12,,18,22,,,,30,&d=55561&r=2&v=strict&t=150"  # 5 free: the target's play needs R
+    query = "s=3,6,9,12,,18,,,,,30,&d=55561&r=2&v=strict&t=150"  # 6 free: the target's play needs R
     assert advise_query(query, full, with_distribution=True)["distribution"]["play"] == "goal"
     answer = advise_query(query, lacking_tables("reach", "law"), with_distribution=True)
     assert answer["method"] == ESTIMATED and answer["distribution"]["play"] == "average"

@@ -69,6 +69,12 @@ from .winning import (
 BLENDED: Final = "blended"
 """``goal_after``'s second value where my future's chance blends the chunks (not exact, not the
 normal law): the answer's method is then ``calibration.CALIBRATED``."""
+REACH_SOLVED_FREE: Final = 5
+"""The most free categories (mine) for which a score to reach (t=) is solved on request by the
+goal DP when its chunks cannot be fetched: the answer is then exact, as with them. A time limit
+(docs/benchmarks.md, "Without the chunks"): in Pyodide the solve takes up to about 0.2 s at five
+free categories and up to 0.85 s at six; beyond, the chunks' curves rebuilt from the quantiles
+file stand in."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
 """``"method"`` of an answer whose chance is approximate without chunks nor quantiles (the spread table's law)."""
 
@@ -110,6 +116,8 @@ def goal_after(
     they are exact:
 
     - a score to reach (one channel) with ``chunks``: R of the next states, exact always;
+      where its caller could not fetch them now, up to ``REACH_SOLVED_FREE`` free categories,
+      the goal DP below in their place (exact too);
     - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after``), exact;
     - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
       advisor's exact law and the reach bound; "exact" is then ``BLENDED``, a true value's
@@ -120,12 +128,15 @@ def goal_after(
     - beyond, without either: the normal law (``winning.approximate_goal_after``; ``laws``: its memo).
     """
     masks = chunks_for(mask)
-    in_range = 12 - bin(mask).count("1") <= exact_free
+    free = N_CATEGORIES - bin(mask).count("1")
+    in_range = free <= exact_free
     if chunks is not None and weights.size == 1:
-        found, how = _read(lambda: chunks({"reach": masks}), stand_in=not in_range)
+        solved = in_range or free <= REACH_SOLVED_FREE
+        found, how = _read(lambda: chunks({"reach": masks}), stand_in=not solved)
         if found is not None:
             after = threshold_after(found["reach"], variant, mask, nu, *_thresholds(payoff, sigma))
             return after, True if how is True else ESTIMATED
+        in_range = solved
     if in_range:
         return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
     if chunks is not None and weights.size == 2:
