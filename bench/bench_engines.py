@@ -36,7 +36,6 @@ NumPy's imported modules compiled again by Python).
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
 import tempfile
@@ -46,7 +45,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, ROOT, STEPS, TIMEOUT_MS, PageHandler
+from bench_page import CHROMIUM_ARGS, LINK, PUBLIC, ROOT, STEPS, TIMEOUT_MS, PageHandler, chromium_executable
 from bench_phone import SNAPSHOT_SAVED
 from bench_phone import serving as phone_serving
 from playwright.sync_api import sync_playwright
@@ -87,7 +86,7 @@ class PlaywrightDriver:
     name = "chromium"
 
     def __init__(self, playwright) -> None:
-        executable = str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None
+        executable = chromium_executable()
         self.browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         self.version = self.browser.version
         self.page = self.browser.new_context(service_workers="allow").new_page()
@@ -290,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     for module, name in ((engine_webkit, "webkit"), (engine_firefox, "firefox")):
         if name in engines and (problem := module.missing()):
             parser.error(problem)
-    if "chromium" in engines and not DEBIAN_CHROMIUM.exists() and shutil.which("chromium") is None:
+    if "chromium" in engines and chromium_executable() is None:
         print("no Debian chromium: Playwright's own Chromium is tried (`make chromium` installs it)", file=sys.stderr)
 
     results = measure(engines, args.runs, PUBLIC, "")

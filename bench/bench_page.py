@@ -49,7 +49,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 from serve import Handler  # noqa: E402  (the one handler, shared with `make serve`: types, compression)
 
 PUBLIC = ROOT / "public"
-DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+DEBIAN_CHROMIUMS = (Path("/usr/bin/chromium"), Path("/usr/bin/chromium-headless-shell"))
+
+
+def chromium_executable() -> str | None:
+    """The Chromium the benchmarks launch: ``$YACHT_CHROMIUM``, else the first of
+    ``DEBIAN_CHROMIUMS`` installed, else None (Playwright's own)."""
+    found = [str(path) for path in DEBIAN_CHROMIUMS if path.exists()]
+    return os.environ.get("YACHT_CHROMIUM") or (found[0] if found else None)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -111,7 +120,7 @@ def evaluate_in_blank_page(handler: type[PageHandler], script: str, arg: object)
     to there, and the browser's version."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(PUBLIC)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    executable = chromium_executable()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
@@ -251,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(PageHandler, directory=str(PUBLIC)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_port}/"
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    executable = chromium_executable()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)

@@ -52,7 +52,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, ROOT, STEPS, TIMEOUT_MS, BarePage, mark_time
+from bench_page import CHROMIUM_ARGS, LINK, ROOT, STEPS, TIMEOUT_MS, BarePage, chromium_executable, mark_time
 from phone_cpu import NUMPY_STEPS, QUOTAS, cpu_section, print_cpu
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (PUBLIC / runtime.RUNTIME_MODULE).is_file():
         parser.error("public/ is not built: run `make site` first")
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    executable = chromium_executable()
     figures: dict = {}
     with serving(PUBLIC) as new_base, sync_playwright() as pw:
         runs = None if args.cpu_only else compare(pw, executable, new_base, args)

@@ -23,13 +23,12 @@ network (the goal card's Download until ``data-state=ready``).
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
 
 import numpy as np
-from bench_page import DEBIAN_CHROMIUM, TIMEOUT_MS
+from bench_page import TIMEOUT_MS, chromium_executable
 from bench_phone import PHONE, Throttle, serving
 from playwright.sync_api import Page, sync_playwright
 
@@ -153,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=__import__("pathlib").Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     build = json.loads((PUBLIC / "build.json").read_text())
-    executable = os.environ.get("YACHT_CHROMIUM") or (str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None)
+    executable = chromium_executable()
     games: dict[str, dict[str, list]] = {mode: {"rival": [], "mine": [], "estimates": []} for mode in ("off", "on")}
     packs = {}
     with serving(PUBLIC) as base, sync_playwright() as pw:

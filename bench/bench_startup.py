@@ -23,7 +23,7 @@ import sys
 import threading
 from pathlib import Path
 
-from bench_page import CHROMIUM_ARGS, DEBIAN_CHROMIUM, LINK, PUBLIC, PageHandler, bare_load, mark_time, new_context
+from bench_page import CHROMIUM_ARGS, LINK, PUBLIC, PageHandler, bare_load, chromium_executable, mark_time, new_context
 from playwright.sync_api import Browser, sync_playwright
 
 BOOTSTRAP = 2000
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[tuple[str, str], list[float]] = {(name, kind): [] for name in sites for kind in "ab"}
     try:
         with sync_playwright() as playwright:
-            executable = str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.exists() else None
+            executable = chromium_executable()
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
             version = browser.version
             for round_ in range(args.pairs):
