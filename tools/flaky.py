@@ -5,8 +5,9 @@
 
 Each run is one ``pytest -p no:xdist`` over all the files given (in one process, as ``make test``
 runs a module: its browser and page shared), its outcomes read from a JUnit XML report. Printed:
-each run's counts of passed, failed (errors included) and skipped tests, then each test's passes
-out of the runs it ran in, the ones that failed at least once first. The exit status is 1 when
+each run's counts of passed, failed (errors included) and skipped tests and each failure's message
+(its first line), then each test's passes out of the runs it ran in, the ones that failed at least
+once first. The exit status is 1 when
 any run failed, 2 for a bad argument, else 0.
 """
 
@@ -23,15 +24,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def outcomes(report: Path) -> dict[str, str]:
+def outcomes(report: Path, why: dict[str, str] | None = None) -> dict[str, str]:
     """Test id (``path::name``, as pytest names it) → "passed", "failed" or "skipped", from a JUnit
-    XML report of pytest's."""
+    XML report of pytest's; ``why`` (if given) gets each failed test's message, its first line."""
     found: dict[str, str] = {}
     for case in ET.parse(report).iter("testcase"):
         module = case.get("classname", "").replace(".", "/")
         test_id = f"{module}.py::{case.get('name')}"
-        if case.find("failure") is not None or case.find("error") is not None:
+        fault = case.find("failure")
+        fault = fault if fault is not None else case.find("error")
+        if fault is not None:
             found[test_id] = "failed"  # an error in its teardown counts against the test too
+            if why is not None:
+                lines = (fault.get("message") or fault.text or "").strip().splitlines()
+                why[test_id] = lines[0][:400] if lines else "(no message)"
         elif case.find("skipped") is not None:
             found.setdefault(test_id, "skipped")
         else:
@@ -39,13 +45,15 @@ def outcomes(report: Path) -> dict[str, str]:
     return found
 
 
-def run_once(tests: list[str], extra: list[str], report: Path) -> tuple[dict[str, str], int, float]:
-    """One pytest run: its outcomes, exit status and seconds."""
+def run_once(
+    tests: list[str], extra: list[str], report: Path, why: dict[str, str] | None = None
+) -> tuple[dict[str, str], int, float]:
+    """One pytest run: its outcomes (``why``: the failures' messages), exit status and seconds."""
     command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", f"--junitxml={report}", *extra, *tests]
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.monotonic() - started
-    found = outcomes(report) if report.exists() else {}
+    found = outcomes(report, why) if report.exists() else {}
     if done.returncode not in (0, 5) and not any(o == "failed" for o in found.values()):
         found["(the run itself)"] = "failed"  # pytest stopped before any test could fail
         print(done.stdout[-2000:])
@@ -68,7 +76,8 @@ def main(argv: list[str]) -> int:
     failed_runs = 0
     with tempfile.TemporaryDirectory() as folder:
         for run in range(1, args.runs + 1):
-            found, status, seconds = run_once(args.tests, extra, Path(folder) / f"run-{run}.xml")
+            why: dict[str, str] = {}
+            found, status, seconds = run_once(args.tests, extra, Path(folder) / f"run-{run}.xml", why)
             counts = Counter(found.values())
             failed_runs += bool(counts["failed"]) or status not in (0, 5)
             print(
@@ -79,7 +88,7 @@ def main(argv: list[str]) -> int:
             for test_id, outcome in found.items():
                 per_test[test_id][outcome] += 1
                 if outcome == "failed":
-                    print(f"  failed: {test_id}", flush=True)
+                    print(f"  failed: {test_id}\n    {why.get(test_id, '(no message)')}", flush=True)
     print(f"\n{failed_runs} of {args.runs} runs failed. Per test (passed/runs):")
     for test_id, counts in sorted(per_test.items(), key=lambda item: (-item[1]["failed"], item[0])):
         ran = counts["passed"] + counts["failed"]
