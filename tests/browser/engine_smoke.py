@@ -162,13 +162,18 @@ OUTCOME = """async ([state, key]) => {
 """A page's function: why the last try to take the snapshot of ``key`` came to what it did
 (web/worker/snapshot-state.js's outcome entry: {saved, error}), or null."""
 SNAPSHOT_STATE = "yacht-runtime-snapshot-state"
+SNAPSHOT_TRY_LIMIT = 120
+"""Seconds a try to take the snapshot may last before the worker ends it (snapshot.js:
+SNAPSHOT_TIMEOUT_MS; ``test_the_snapshot_try_limit_is_the_workers`` holds the two equal)."""
 
 
 def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> dict:
     """Once this page's worker has tried to take the snapshot (SNAPSHOT_TRIED), the snapshots
     kept: URL → bytes. A try that did not save fails the test with its reason (OUTCOME)."""
     try:
-        tried = driver.wait_for(SNAPSHOT_TRIED)
+        # The worker ends every try within its own limit (snapshot.js: SNAPSHOT_TIMEOUT_MS, 120 s,
+        # "timed out while <step>"); waiting past it lets a try that hangs fail with that step.
+        tried = driver.wait_for(SNAPSHOT_TRIED, timeout=SNAPSHOT_TRY_LIMIT + 30)
     except AssertionError as e:
         raise AssertionError(f"{e}; the page's snapshot marks: {driver.evaluate(SNAPSHOT_MARKS)}") from None
     if tried != "yacht:snapshot:saved":

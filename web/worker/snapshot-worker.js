@@ -6,9 +6,10 @@
 // (snapshot-packages.js: importPackages); its memory is saved under this build's key with the
 // record of NumPy's modules. When a wheel cannot be fetched or unpacked, the snapshot holds the
 // runtime alone (its record lists no library) and the page's worker installs NumPy after it as on
-// a first visit. Posts {saved: true, packages: true|false}, or {saved: false, error} (then a later
-// visit starts afresh and tries again, unless it was a lack of space: snapshot-state.js); never an
-// error shown.
+// a first visit. Posts {step} as each step begins ("starting Python", "importing", "fetching the
+// wheels", "importing the packages", "copying memory", "saving"), then {saved: true, packages:
+// true|false}, or {saved: false, error} (then a later visit starts afresh and tries again, unless it
+// was a lack of space: snapshot-state.js); never an error shown.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
@@ -27,19 +28,26 @@ async function packageFiles() {
 try {
   const wheels = Promise.all([numpyFiles(), packageFiles()]);
   wheels.catch(() => {});
+  postMessage({ step: "starting Python" });
   const pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: true });
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
+  postMessage({ step: "importing" });
   pyodide.runPython(PRE_IMPORTS.map((name) => `import ${name}\n`).join(""));
   let record = { libraries: [], slots: pyodide._module.wasmTable.length };
+  postMessage({ step: "fetching the wheels" });
   const files = await wheels.catch((error) => console.warn("The snapshot holds the runtime alone:", error));
   if (files) {
+    postMessage({ step: "importing the packages" });
     const site = sitePackages(pyodide);
     for (const wheel of files) writeFiles(pyodide, wheel, site);
     const libraries = files[0].filter(([name]) => name.endsWith(".so")).map(([name]) => `${site}/${name}`);
     record = await importPackages(pyodide, libraries);
   }
-  const outcome = await saveSnapshot(SNAPSHOT_KEY, pyodide.makeMemorySnapshot(), record);
+  postMessage({ step: "copying memory" });
+  const memory = pyodide.makeMemorySnapshot();
+  postMessage({ step: "saving" });
+  const outcome = await saveSnapshot(SNAPSHOT_KEY, memory, record);
   postMessage(outcome.saved ? { ...outcome, packages: Boolean(files) } : outcome);
 } catch (error) {
   postMessage({ saved: false, error: String(error?.message ?? error) });

@@ -179,7 +179,8 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
  * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
  * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "taking"} at
  * the start and "saved", "failed" or "refused" at the end (marks it does not show; the engine
- * tests wait on them). */
+ * tests wait on them). A try that takes too long fails with the step it was in ("timed out while
+ * saving"). */
 export async function takeSnapshot() {
   progress("snapshot", "taking");
   const refused = pyodideRefused() ?? (await snapshotRefused(SNAPSHOT_KEY));
@@ -191,6 +192,7 @@ export async function takeSnapshot() {
   }
   await new Promise((resolve) => {
     const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
+    let at = "starting"; // the step snapshot-worker.js last said it began ({step}), named if it times out
     const done = (outcome) => {
       clearTimeout(timer);
       worker.terminate();
@@ -199,8 +201,8 @@ export async function takeSnapshot() {
       progress("snapshot", outcome.saved ? "saved" : "failed");
       rememberOutcome(SNAPSHOT_KEY, outcome).then(resolve);
     };
-    const timer = setTimeout(() => done({ saved: false, error: "timed out" }), SNAPSHOT_TIMEOUT_MS);
-    worker.onmessage = ({ data }) => done(data);
+    const timer = setTimeout(() => done({ saved: false, error: `timed out while ${at}` }), SNAPSHOT_TIMEOUT_MS);
+    worker.onmessage = ({ data }) => (data.step ? (at = data.step) : done(data));
     worker.onerror = (event) => {
       event.preventDefault();
       done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
