@@ -18,10 +18,12 @@ NODE_BIN := node_modules/.bin
 
 .PHONY: serve test test-slow flaky bench tables site advise lint headless-shell engines chromium japanese-font clean
 
-# Serve the page on http://127.0.0.1:$(PORT)/ (builds everything first).
-serve: site
+# Serve the page on http://127.0.0.1:$(PORT)/ as soon as it can answer: each variant's table is
+# built first (seconds), the site is served, and the tables the page can answer without (the
+# chances, the coach's) are built behind it when they are not up to date (tools/serve_first.py).
+serve: $(VENV)/.installed node_modules/.installed
 	@echo "Serving public/ on http://127.0.0.1:$(PORT)/  (example: http://127.0.0.1:$(PORT)/?$(EXAMPLE))"
-	$(PY) tools/serve.py $(PORT)
+	$(PY) tools/serve_first.py $(PORT)
 
 # Lint, then the core, CLI and browser tests on both cores (pytest-xdist: one module per worker at a
 # time, so a module's page and Pyodide start are shared), all but the slow ones; test-slow runs those.

@@ -10,6 +10,7 @@ from yacht.chances.coach import coach_chunk, empty_coach
 from yacht.chances.coach_table import QUANTITIES, encode, file_name
 from yacht.core.rules import Variant, score_table
 
+from build_table.files import write_bytes
 from build_table.solve import can_fork, run_levels, shared_zeros
 
 
@@ -29,6 +30,6 @@ def write_coach(out: Path, name: str, coach: np.ndarray) -> str:
     sizes = []
     for quantity in QUANTITIES:
         data = encode(name, coach, quantity)
-        (out / file_name(name, quantity)).write_bytes(data)
+        write_bytes(out / file_name(name, quantity), data)
         sizes.append(f"{file_name(name, quantity)} ({len(data):,} bytes)")
     return f"P(bonus from the empty sheet) = {coach[0, 0, 0]:.6f}, wrote {' and '.join(sizes)} to {out}"

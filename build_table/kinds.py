@@ -9,6 +9,7 @@ back from them, as the advisor does). It writes every file of its kind of that v
 saying what it wrote.
 """
 
+import shutil
 import time
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from yacht.core.table_kinds import chunk_name, file_name
 from yacht.loader import Tables
 
 from build_table.coach import solve_coach, write_coach
+from build_table.files import swap_in, write_bytes
 from build_table.solve import fork_map, solve_law, solve_reach, solve_spread
 
 
@@ -124,11 +126,6 @@ def seconds(timing: tuple[float, float]) -> str:
     return f"{timing[0]:.2f} s ({timing[1]:.1f} s of CPU)"
 
 
-def write_bytes(path: Path, data: bytes) -> Path:
-    path.write_bytes(data)
-    return path
-
-
 _VALUES: dict = {}  # the chunks' values, for the forked writers
 
 
@@ -141,11 +138,17 @@ def _write_masks(folder: Path, name: str, quantity: str, first: int, stop: int) 
 
 def write_chunks(folder: Path, name: str, quantity: str, values: np.ndarray) -> list[int]:
     """Write the 4,095 chunks of ``quantity`` of variant ``name`` from ``values`` (4096, 64, width),
-    encoded by two forked workers; the size of each chunk, by mask."""
-    folder.mkdir(exist_ok=True)
+    encoded by two forked workers; the size of each chunk, by mask. They are written into a folder
+    beside ``folder`` that then takes its place (``swap_in``): a server never sends a chunk half
+    written, nor a folder that mixes two builds' chunks."""
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)  # what a build that was stopped left
+    partial.mkdir()
     _VALUES["values"] = values
     try:
-        parts = [(folder, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]
-        return [size for sizes in fork_map(_write_masks, parts) for size in sizes]
+        parts = [(partial, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]
+        sizes = [size for sizes in fork_map(_write_masks, parts) for size in sizes]
     finally:
         _VALUES.clear()
+    swap_in(partial, folder)
+    return sizes

@@ -77,7 +77,7 @@ def test_build_table_skips_a_kind_whose_stamp_matches_its_sources_unless_forced(
 
 
 def test_a_kinds_sources_are_the_modules_it_imports_and_the_builder():
-    from build_table.__main__ import sources
+    from build_table.stamps import sources
 
     names = {path.relative_to(ROOT).as_posix() for path in sources("reach")}
     assert {

@@ -16,7 +16,8 @@ from yacht.core.table import TableError
 from yacht.loader import CoachMissing, Missing, QuantilesMissing, ReachMissing, SpreadMissing, TableMissing, Tables
 
 import build_table.kinds as builders
-from build_table.__main__ import KINDS, made_targets, output_name, sources
+from build_table.__main__ import KINDS
+from build_table.stamps import made_targets, output_name, sources
 
 sys.path.insert(0, str(ROOT / "tools"))
 from site_build import data, offline

@@ -1,6 +1,6 @@
 """The site build: everything the advisor page serves, assembled into ``public/``.
 
-    .venv/bin/python tools/build_site.py
+    .venv/bin/python tools/build_site.py [--pending]
 
 Each step is a module of ``tools/site_build/`` (its docstring says what it writes); this file runs
 them in order. Each is re-runnable: a file whose bytes are unchanged is not rewritten.
@@ -17,6 +17,11 @@ them in order. Each is re-runnable: a file whose bytes are unchanged is not rewr
 8. ``offline``: ``public/precache.js``, the service worker's list and version.
 9. ``guide``: the player's guide, ``public/guide.html`` and ``public/guide.ja.html``.
 
+With ``--pending`` (``make serve`` before the tables are all built: tools/serve_first.py), the
+table kinds fetched later than at start that are not built yet are listed as pending in
+``build.json`` (``site_build.data``), and a variant with any of them has no offline pack yet;
+only the kinds fetched at start (each variant's table) must be there.
+
 Outputs 1 and 4–8 depend only on the repository's files (and 8 on the pinned Pyodide and NumPy
 files).
 """
@@ -31,7 +36,10 @@ from site_build.common import PUBLIC, BuildError, json_bytes, write_if_changed
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--pending", action="store_true", help="list the tables not built yet as pending (built behind: make serve)"
+    )
+    args = parser.parse_args(argv)
     try:
         version = runtime.pinned_pyodide_version()
         source = runtime.pyodide_dir(version)
@@ -43,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         values = runtime.build_runtime(source, lock, wheel_path, numpy_name, PUBLIC / "py" / wheel_name)
         write_if_changed(PUBLIC / runtime.RUNTIME_MODULE, runtime.runtime_js(values))
         write_if_changed(PUBLIC / "rules.json", json_bytes(data.rules_json()))
-        build = {**data.build_json(version, wheel_name), "packs": pack.write_packs()}
+        pending = data.pending_kinds() if args.pending else {}
+        packs = pack.write_packs([variant for variant in data.VARIANT_NAMES if not pending.get(variant)])
+        build = {**data.build_json(version, wheel_name, pending), "packs": packs}
         write_if_changed(PUBLIC / "build.json", json_bytes(build))
         offline.write_app_files()
         guide.write_guides()

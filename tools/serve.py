@@ -182,16 +182,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.close_connection = True
 
 
-def main(argv: list[str]) -> int:
-    port = 8000
-    if argv:
-        if not argv[0].isdigit() or not 0 < int(argv[0]) < 65536:
-            print(f"error: PORT must be a number 1–65535, got {argv[0]!r}", file=sys.stderr)
-            return 2
-        port = int(argv[0])
-    if not (PUBLIC / "index.html").exists():
-        print(f"error: {PUBLIC} has no index.html: run `make site` first", file=sys.stderr)
-        return 1
+def parse_port(argv: list[str]) -> int | None:
+    """The port ``argv`` names (its one argument; default 8000), or None after saying what is wrong."""
+    if not argv:
+        return 8000
+    if len(argv) > 1 or not argv[0].isdigit() or not 0 < int(argv[0]) < 65536:
+        print(f"error: PORT must be a number 1–65535, got {' '.join(argv)!r}", file=sys.stderr)
+        return None
+    return int(argv[0])
+
+
+def serve_public(port: int) -> None:
+    """Serve ``public/`` on 127.0.0.1:``port`` until Ctrl+C."""
     handler = functools.partial(Handler, directory=str(PUBLIC))
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
         print(f"Serving {PUBLIC} on http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
@@ -199,6 +201,16 @@ def main(argv: list[str]) -> int:
             server.serve_forever()
         except KeyboardInterrupt:
             pass
+
+
+def main(argv: list[str]) -> int:
+    port = parse_port(argv)
+    if port is None:
+        return 2
+    if not (PUBLIC / "index.html").exists():
+        print(f"error: {PUBLIC} has no index.html: run `make site` first", file=sys.stderr)
+        return 1
+    serve_public(port)
     return 0
 
 

@@ -34,6 +34,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
         self.held: dict[str, threading.Event] = {}
         self.failing: dict[str, int] = {}
         self.replaced: dict[str, bytes] = {}
+        self.absent: tuple[str, ...] = ()
+        """Path prefixes answered 404, as files not built yet (``missing``)."""
         self.requested: list[str] = []
         self.flaky = 0
         """Every ``flaky``-th request for a file a goal reads (a spread table, a chunk) fails with
@@ -71,6 +73,15 @@ class SiteServer(http.server.ThreadingHTTPServer):
             yield
         finally:
             del self.failing[path]
+
+    @contextmanager
+    def missing(self, prefixes: list[str]) -> Iterator[None]:
+        """Requests for paths that start with any of ``prefixes`` are answered 404 until the block ends."""
+        self.absent = tuple(prefixes)
+        try:
+            yield
+        finally:
+            self.absent = ()
 
     @contextmanager
     def replace(self, path: str, body: bytes) -> Iterator[None]:
@@ -135,6 +146,9 @@ class _Handler(Handler):
             return
         if path in self.server.failing:
             self.send_error(self.server.failing[path])
+            return
+        if self.server.absent and path.startswith(self.server.absent):
+            self.send_error(404)
             return
         if self.server.flaky and re.search(r"\.(reach|law)/|\.spread\.table$", path):
             self.server.goal_requests += 1

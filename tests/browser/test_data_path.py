@@ -2,17 +2,22 @@
 offline pack, the network): a file that cannot be had degrades only the answers that read it; a
 file Python refuses as damaged is evicted from every cache and fetched again past them; a pack
 that becomes ready, or a part of it damaged in storage and downloaded again, leaves no estimate
-on screen, without a reload.
+on screen, without a reload; a page served before its tables are all built (``make serve``:
+tools/serve_first.py) answers at once and picks each file up once it is there.
 
 This module serves the site on a port of its own (``own_server``)."""
 
 import json
+import re
 import time
 from contextlib import ExitStack
 
 import pytest
 from playwright.sync_api import expect
+from site_build import data  # (tools/: conftest puts it on the path)
+from site_build.common import json_bytes
 from yacht.chances.goal import chunks_needed
+from yacht.core import table_kinds
 from yacht.core.position import parse_query
 from yacht.core.table_kinds import chunk_name
 
@@ -179,5 +184,36 @@ def test_a_pack_part_damaged_in_storage_is_evicted_and_downloaded_again(browser,
             expect(page.get_by_test_id("pack")).to_have_attribute("data-state", "ready")
             assert page.evaluate(PART_OF, [cache_name, part_url]) == size
             assert exact_win(page) == pytest.approx(cpython(RIVAL)["win"], abs=1e-9)
+    finally:
+        context.close()
+
+
+def test_a_page_served_before_its_tables_are_built_picks_them_up(browser, own_server, cpython) -> None:
+    """The site as ``make serve`` serves it while the official rules' later kinds are being built
+    (build.json from ``tools/build_site.py --pending``: those files listed under the hash of their
+    sources, no pack; the files themselves absent): the first answer comes from the table alone, an
+    estimate; once the files are there, the exact chance follows in the same page, no reload."""
+    server = own_server["server"]
+    built = build()
+    later = [kind for kind, k in table_kinds.KINDS.items() if k.fetch != "start"]
+    wheel_name = built["wheel"]["url"].split("?")[0].removeprefix("py/")
+    partial = data.build_json(built["pyodide"]["version"], wheel_name, {"official": later})
+    partial["packs"] = {variant: pack for variant, pack in built["packs"].items() if variant != "official"}
+    assert partial["pending"] == {"official": later} and partial["reach"]["official"]["bytes"] is None
+    files = [(kind, part) for kind in later for part in table_kinds.KINDS[kind].files]
+    absent = ["/tables/" + table_kinds.file_name(kind, "official", part) for kind, part in files]
+    context = new_context(browser)
+    page = context.new_page()
+    try:
+        with server.replace("/build.json", json_bytes(partial)):
+            with server.missing(absent):
+                open_page(page, server, RIVAL)
+                wait_for_advice(page, cpython(RIVAL)["query"])
+                expect(verdict(page)).to_have_attribute("data-estimate", re.compile(r"\blaw\b"))
+                assert any(path.startswith(tuple(absent)) for path in server.requested)  # asked for, not there
+            # The files are built: the worker fetches them again by itself.
+            assert exact_win(page) == pytest.approx(cpython(RIVAL)["win"], abs=1e-9)
+            h = data.pending_hash("official", "law")
+            assert partial["law"]["official"]["hash"] == h
     finally:
         context.close()

@@ -7,3 +7,12 @@
 - ``offline``: the icons, the web app manifest and the service worker's precache list;
 - ``common``: the paths and helpers they share.
 """
+
+import sys
+from pathlib import Path
+
+for _path in (Path(__file__).resolve().parents[2] / part for part in ("py", "tools", "")):
+    # yacht (rules.json comes from the same source as the wheel), tools/icons.py, and
+    # build_table.stamps (which tables are built)
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))

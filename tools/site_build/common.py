@@ -3,7 +3,6 @@ file only when its bytes change. Writes nothing itself."""
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Final
 
@@ -11,9 +10,6 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 TOOLS: Final = ROOT / "tools"
 PUBLIC: Final = ROOT / "public"
 CACHE: Final = ROOT / ".cache"
-for _path in (ROOT / "py", TOOLS):  # rules.json comes from the same source as the wheel; tools/icons.py
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
 
 
 class BuildError(Exception):

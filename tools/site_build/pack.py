@@ -88,6 +88,6 @@ def write_pack(variant: str) -> dict:
     }
 
 
-def write_packs() -> dict:
-    """Every variant's pack; ``build.json``'s ``packs``."""
-    return {variant: write_pack(variant) for variant in sorted(rules.VARIANTS)}
+def write_packs(variants: list[str] | None = None) -> dict:
+    """The pack of each of ``variants`` (default: every variant); ``build.json``'s ``packs``."""
+    return {variant: write_pack(variant) for variant in sorted(rules.VARIANTS if variants is None else variants)}
