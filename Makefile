@@ -53,6 +53,7 @@ lint: $(VENV)/.installed node_modules/.installed
 bench: site chromium engines
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_tables.py
+	$(PY) bench/bench_serve.py
 	$(PY) bench/bench_goal.py
 	$(PY) bench/bench_goal_page.py
 	$(PY) bench/bench_coach.py
