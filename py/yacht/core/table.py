@@ -88,6 +88,7 @@ STORED_COUNT: Final = int(_STORED.sum())
 _DIGEST_SIZE: Final = 32
 
 
+@cache
 def _groups() -> list[tuple[np.ndarray, np.ndarray]]:
     """For u = 0–63: (masks (rows,), nus (columns,)) of group u in stored order."""
     groups = []
@@ -98,34 +99,30 @@ def _groups() -> list[tuple[np.ndarray, np.ndarray]]:
     return groups
 
 
-_GROUPS: Final = _groups()
+N_LOWER: Final = 1 << (N_CATEGORIES - N_UPPER)
+"""The lower parts of a mask, ``l = mask >> 6``: 64."""
 
 
 @cache
-def _decode_plan() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Index arrays that undo the layout with whole-array operations.
-
-    Returns (column lengths, permutation from stored order to row order, row
-    lengths, flat ``mask * 64 + ν`` of each value in row order), where
-    "row order" lists each group row by row (l outer, ν inner).
-    """
-    column_lengths, row_lengths, permutation, flat = [], [], [], []
-    start = 0
-    for masks, nus in _GROUPS:
-        rows, cols = len(masks), len(nus)
-        column_lengths.append(np.full(cols, rows))
-        row_lengths.append(np.full(rows, cols))
-        permutation.append(start + np.arange(rows * cols).reshape(cols, rows).T.ravel())
-        flat.append((masks[:, None] * N_NU + nus[None, :]).ravel())
-        start += rows * cols
-    return tuple(np.concatenate(parts) for parts in (column_lengths, permutation, row_lengths, flat))
+def _stored_places() -> np.ndarray:
+    """(STORED_COUNT,) int64: the flat index ``mask * 64 + ν`` of each stored value, in stored
+    order (u outer, then ν, then l)."""
+    uppers, nus = np.nonzero(REACHABLE_BY_UPPER)  # every group's columns: u outer, ν ascending
+    masks = (np.arange(N_LOWER)[None, :] << N_UPPER) | uppers[:, None]  # (columns, l)
+    return (masks * N_NU + nus[:, None])[masks != FULL_MASK]
 
 
-def _segmented_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Cumulative sums restarting at each segment (consecutive ``lengths``); int64, exact."""
-    total = np.cumsum(values)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    return total - np.repeat(total[starts] - values[starts], lengths)
+def _undo_deltas(deltas: np.ndarray) -> np.ndarray:
+    """(4096, 64) int64, indexed [mask, ν]: the stored values from their deltas (stored order),
+    exact; meaningless where nothing is stored. The deltas go to their places in a (l, u, ν)
+    array with zeros elsewhere; a cumulative sum along l undoes the differences along the lower
+    mask, one along ν those along ν (the zeros between a group's reachable ν add nothing)."""
+    dense = np.zeros(N_MASKS * N_NU, dtype=np.int64)
+    dense[_stored_places()] = deltas
+    dense = dense.reshape(N_LOWER, 1 << N_UPPER, N_NU)  # [l, u, ν]: mask = l << 6 | u
+    np.cumsum(dense, axis=0, out=dense)
+    np.cumsum(dense, axis=2, out=dense)
+    return dense.reshape(N_MASKS, N_NU)
 
 
 class TableError(ValueError):
@@ -165,7 +162,7 @@ def encode(variant: str, tilde: np.ndarray, quantity: str | None = None, scale: 
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     parts = []
-    for masks, nus in _GROUPS:
+    for masks, nus in _groups():
         quantized = np.rint(tilde[np.ix_(masks, nus)] * scale).astype(np.int64)
         deltas = np.diff(np.diff(quantized, axis=1, prepend=0), axis=0, prepend=0)
         parts.append(deltas.T.ravel())
@@ -197,21 +194,17 @@ def decode(data: bytes, *, source: str = "table", variant: str | None = None, qu
     header_variant, scale = _read_header(raw_header, source, quantity)
     if variant is not None and header_variant != variant:
         raise TableError(f"{source}: holds the {header_variant} table, expected {variant}")
-    deltas = _inflate(payload, source)
-    column_lengths, permutation, row_lengths, flat = _decode_plan()
-    along_masks = _segmented_cumsum(deltas.astype(np.int64), column_lengths)
-    quantized = _segmented_cumsum(along_masks[permutation], row_lengths)
-    bound = np.repeat(_max_future(VARIANTS[header_variant]), N_NU)[flat] * scale
-    bad = np.flatnonzero((quantized < 0) | (quantized > bound + 1))
+    quantized = _undo_deltas(_inflate(payload, source))
+    bound = _max_future(VARIANTS[header_variant])[:, None] * scale
+    bad = np.flatnonzero(_STORED & ((quantized < 0) | (quantized > bound + 1)))
     if bad.size:
-        mask, nu = divmod(int(flat[bad[0]]), N_NU)
+        mask, nu = divmod(int(bad[0]), N_NU)
         raise TableError(
             f"{source}: {bad.size} stored values out of range, first at mask {mask}, ν {nu}: "
-            f"{quantized[bad[0]] / scale:.6g} (possible: 0–{bound[bad[0]] / scale:g})"
+            f"{quantized[mask, nu] / scale:.6g} (possible: 0–{bound[mask, 0] / scale:g})"
         )
-    tilde = np.full(N_MASKS * N_NU, np.nan)
-    tilde[flat] = quantized / scale
-    tilde = tilde.reshape(N_MASKS, N_NU)
+    tilde = quantized / scale
+    tilde[~_STORED] = np.nan
     tilde[FULL_MASK, REACHABLE[FULL_MASK]] = 0.0
     return Table(variant=header_variant, tilde=tilde)
 
