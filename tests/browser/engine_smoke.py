@@ -149,9 +149,13 @@ def warm_start(driver: EngineDriver, server: SiteServer, cpython, runtime: dict,
 SNAPSHOT_MARKS = """() => performance.getEntriesByType("mark").map((m) => m.name)
   .filter((name) => name.startsWith("yacht:snapshot:"))"""
 """A page's function: the page's marks of its worker's try to take the snapshot
-(``yacht:snapshot:taking`` at its start; ``saved``, ``failed`` or ``refused`` at its end:
-web/worker/snapshot.js)."""
-SNAPSHOT_TRIED = f"""() => ({SNAPSHOT_MARKS})().find((name) => !name.endsWith(":taking")) ?? null"""
+(``yacht:snapshot:taking`` at its start, ``at <step>`` as each step of the snapshot worker begins;
+``saved``, ``failed`` or ``refused`` at its end: web/worker/snapshot.js)."""
+SNAPSHOT_TRIED = f"""() => ({SNAPSHOT_MARKS})().find((name) => /:(saved|failed|refused)$/.test(name)) ?? null"""
+PAGE_MARKS = """() => performance.getEntriesByType("mark").map((m) => `${m.name} ${Math.round(m.startTime)}`)
+  .filter((name) => name.startsWith("yacht:"))"""
+"""A page's function: every mark of the page's (its loading steps, its first advice, the snapshot's
+try), each with its time in ms since the page's start."""
 """A page's function: the page's mark of what the try came to, or null."""
 OUTCOME = """async ([state, key]) => {
   const url = new URL("snapshot-state/outcome", key);
@@ -174,8 +178,9 @@ def saved_snapshots(driver: EngineDriver, server: SiteServer, runtime: dict) -> 
         # The worker ends every try within its own limit (snapshot.js: SNAPSHOT_TIMEOUT_MS, 120 s,
         # "timed out while <step>"); waiting past it lets a try that hangs fail with that step.
         tried = driver.wait_for(SNAPSHOT_TRIED, timeout=SNAPSHOT_TRY_LIMIT + 30)
-    except AssertionError as e:
-        raise AssertionError(f"{e}; the page's snapshot marks: {driver.evaluate(SNAPSHOT_MARKS)}") from None
+    except AssertionError:
+        waited, marks = SNAPSHOT_TRY_LIMIT + 30, driver.evaluate(PAGE_MARKS)
+        raise AssertionError(f"no end of the snapshot's try in {waited} s; the page's marks: {marks}") from None
     if tried != "yacht:snapshot:saved":
         outcome = driver.evaluate(OUTCOME, [SNAPSHOT_STATE, snapshot_url(server, runtime)])
         raise AssertionError(f"{driver.name} took no snapshot ({tried}): {outcome}")

@@ -178,8 +178,8 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
  * (snapshot-state.js: snapshotRefused); resolves when it is done (saved or not) or has taken too
  * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
  * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "taking"} at
- * the start and "saved", "failed" or "refused" at the end (marks it does not show; the engine
- * tests wait on them). A try that takes too long fails with the step it was in ("timed out while
+ * the start, "at <step>" as snapshot-worker.js begins each step, and "saved", "failed" or
+ * "refused" at the end (marks it does not show; the engine tests wait on them). A try that takes too long fails with the step it was in ("timed out while
  * saving"). */
 export async function takeSnapshot() {
   progress("snapshot", "taking");
@@ -202,7 +202,11 @@ export async function takeSnapshot() {
       rememberOutcome(SNAPSHOT_KEY, outcome).then(resolve);
     };
     const timer = setTimeout(() => done({ saved: false, error: `timed out while ${at}` }), SNAPSHOT_TIMEOUT_MS);
-    worker.onmessage = ({ data }) => (data.step ? (at = data.step) : done(data));
+    worker.onmessage = ({ data }) => {
+      if (!data.step) return done(data);
+      at = data.step;
+      progress("snapshot", `at ${data.step}`); // marked by the page: a try that hangs shows where
+    };
     worker.onerror = (event) => {
       event.preventDefault();
       done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
