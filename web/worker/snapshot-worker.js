@@ -1,6 +1,6 @@
-// Takes the warm start's snapshot (snapshot.js) away from the page's first advice: the page's worker's
-// worker (worker.js) starts this worker once its first answer is given, on a visit that found no
-// snapshot. A Pyodide of its own, started with `_makeSnapshot` on the same trimmed runtime (its
+// Takes the warm start's snapshot (snapshot.js) away from the page's first advice: the page starts
+// this worker when its worker (worker.js) asks, once its first answer is given on a visit that
+// found no snapshot, and relays what this worker posts to it (snapshot.js: takeSnapshot). A Pyodide of its own, started with `_makeSnapshot` on the same trimmed runtime (its
 // standard library checked against the build's sha256, as worker.js checks it), imports
 // PRE_IMPORTS, installs NumPy's wheel (checked by its sha256) and our package's, and imports both
 // (snapshot-packages.js: importPackages); its memory is saved under this build's key with the

@@ -2,7 +2,7 @@
 // between visits.
 //
 // A visit that finds no snapshot starts Pyodide plainly, and once its first answer is given the
-// page's worker starts snapshot-worker.js: a Pyodide of its own, started with `_makeSnapshot`,
+// page's worker has the page start snapshot-worker.js (takeSnapshot): a Pyodide of its own, started with `_makeSnapshot`,
 // imports PRE_IMPORTS, installs NumPy's and our wheel and imports `numpy` and `yacht.api`
 // (snapshot-packages.js: importPackages), and saves a snapshot of its memory (`makeMemorySnapshot`:
 // about 30 MB). Taking it in the page's own worker would put that work on the way to the first
@@ -29,7 +29,7 @@
 import { version } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { forgetNoSpace, rememberNoSpace, rememberOutcome, snapshotRefused } from "./snapshot-state.js";
-import { here, progress } from "./worker-load.js";
+import { progress } from "./worker-load.js";
 
 /** Where this build's snapshot is kept (a URL beside this file). */
 export const SNAPSHOT_KEY = new URL(`runtime/snapshot?build=${RUNTIME.snapshotKey}`, import.meta.url).href;
@@ -174,13 +174,25 @@ export async function discardSnapshot(key) {
 /** How long taking the snapshot (snapshot-worker.js) may take at most. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 
-/** Start snapshot-worker.js, unless this build's snapshots are not to be taken here
+/** The current try's handler of what snapshot-worker.js says (the page relays it: receiveSnapshotNews), or null. */
+let listener = null;
+
+/** What snapshot-worker.js said ({step}, or its outcome), relayed by the page (worker.js routes it here). */
+export function receiveSnapshotNews(news) {
+  listener?.(news);
+}
+
+/** Have snapshot-worker.js started, unless this build's snapshots are not to be taken here
  * (snapshot-state.js: snapshotRefused); resolves when it is done (saved or not) or has taken too
- * long. `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the
- * outcome entry), and the page is told {type: "progress", step: "snapshot", state: "taking"} at
- * the start, "at <step>" as snapshot-worker.js begins each step, and "saved", "failed" or
- * "refused" at the end (marks it does not show; the engine tests wait on them). A try that takes too long fails with the step it was in ("timed out while
- * saving"). */
+ * long. The page starts and ends that worker when this worker asks ({type: "snapshot-worker",
+ * action: "start" | "end"}) and relays what it says (web/page/requests/worker-client.js): Firefox
+ * sometimes never returns from a worker started by a worker (1 in about 40 fresh starts of its
+ * engine test under load), blocking this worker's timers and messages, and no engine needs it.
+ * `globalThis.snapshotOutcome` is then what happened, also kept (snapshot-state.js: the outcome
+ * entry), and the page is told {type: "progress", step: "snapshot", state: "taking"} at the start,
+ * "at <step>" as snapshot-worker.js begins each step, and "saved", "failed" or "refused" at the
+ * end (marks it does not show; the engine tests wait on them). A try that takes too long fails
+ * with the step it was in ("timed out while saving"). */
 export async function takeSnapshot() {
   progress("snapshot", "taking");
   const refused = pyodideRefused() ?? (await snapshotRefused(SNAPSHOT_KEY));
@@ -191,25 +203,22 @@ export async function takeSnapshot() {
     return rememberOutcome(SNAPSHOT_KEY, globalThis.snapshotOutcome);
   }
   await new Promise((resolve) => {
-    const worker = new Worker(here("snapshot-worker.js"), { type: "module" });
     let at = "starting"; // the step snapshot-worker.js last said it began ({step}), named if it times out
     const done = (outcome) => {
       clearTimeout(timer);
-      worker.terminate();
+      listener = null;
+      postMessage({ type: "snapshot-worker", action: "end" });
       globalThis.snapshotOutcome = outcome;
       if (!outcome.saved) console.warn("No runtime snapshot taken:", outcome.error);
       progress("snapshot", outcome.saved ? "saved" : "failed");
       rememberOutcome(SNAPSHOT_KEY, outcome).then(resolve);
     };
     const timer = setTimeout(() => done({ saved: false, error: `timed out while ${at}` }), SNAPSHOT_TIMEOUT_MS);
-    worker.onmessage = ({ data }) => {
-      if (!data.step) return done(data);
-      at = data.step;
-      progress("snapshot", `at ${data.step}`); // marked by the page: a try that hangs shows where
+    listener = (news) => {
+      if (!news.step) return done(news);
+      at = news.step;
+      progress("snapshot", `at ${news.step}`); // marked by the page: a try that hangs shows where
     };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      done({ saved: false, error: event.message || "snapshot-worker.js did not load" });
-    };
+    postMessage({ type: "snapshot-worker", action: "start" });
   });
 }

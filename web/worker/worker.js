@@ -34,7 +34,7 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
-import { takeSnapshot } from "./snapshot.js";
+import { receiveSnapshotNews, takeSnapshot } from "./snapshot.js";
 import { startFromSnapshot } from "./snapshot-start.js";
 import { restoreFinished } from "./snapshot-state.js";
 import { altered, alteredStdlib } from "./worker-check.js";
@@ -361,7 +361,8 @@ function asError(error) {
   return { kind: "internal", message: String(error?.message ?? error) };
 }
 
-onmessage = async ({ data: { id, action, args } }) => {
+onmessage = async ({ data: { id, action, args, snapshot } }) => {
+  if (snapshot) return receiveSnapshotNews(snapshot); // what snapshot-worker.js said, relayed by the page
   try {
     if (!Object.hasOwn(actions, action)) throw { kind: "internal", message: `unknown action ${action}` };
     postMessage({ id, result: await actions[action](args ?? {}) });

@@ -19,6 +19,7 @@ export class WorkerClient {
       if (data.type === "progress") return onProgress(data);
       if (data.type === "recovered") return onRecovered(data);
       if (data.type === "pack") return onPack(data);
+      if (data.type === "snapshot-worker") return this.snapshotWorker(data.action);
       const request = this.pending.get(data.id);
       if (!request) return;
       this.pending.delete(data.id);
@@ -37,6 +38,25 @@ export class WorkerClient {
     }
   }
 
+  /** Start ("start") or end ("end") the worker that takes the warm start's snapshot
+   * (snapshot-worker.js), as the worker asks (web/worker/snapshot.js: takeSnapshot), and relay what
+   * it says to the worker ({snapshot}): started from here, not from the worker, because Firefox
+   * sometimes never returns from a worker started by a worker. */
+  snapshotWorker(action) {
+    this.snapshotTaker?.terminate();
+    this.snapshotTaker = null;
+    if (action !== "start") return;
+    const taker = new Worker(new URL("snapshot-worker.js", document.baseURI), { type: "module" });
+    taker.onmessage = ({ data }) => this.worker.postMessage({ snapshot: data });
+    taker.onerror = (event) => {
+      event.preventDefault();
+      this.worker.postMessage({
+        snapshot: { saved: false, error: event.message || "snapshot-worker.js did not load" },
+      });
+    };
+    this.snapshotTaker = taker;
+  }
+
   call(action, args = {}) {
     if (this.failure) return Promise.reject(this.failure); // the worker failed before this call
     const id = this.nextId++;
@@ -52,6 +72,7 @@ export class WorkerClient {
   }
 
   terminate() {
+    this.snapshotWorker("end");
     this.worker.terminate();
     this.failAll({ kind: "cancelled", message: "stopped" });
   }
