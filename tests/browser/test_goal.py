@@ -424,6 +424,9 @@ def test_the_reach_chunks_of_a_target_are_kept_for_offline_use(make_context, ser
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     open_page(page, server, TARGET)
     wait_for_advice(page, TARGET)
+    # The files fetched after the first advice for any goal (the spread tables, the quantiles) are
+    # in the service worker's cache once the worker says so: else the reload's worker asks for them.
+    [w for w in page.workers if w.url.endswith("/worker.js")][-1].evaluate("globalThis.goalFilesFetched")
     context.set_offline(True)
     server.requested.clear()
     page.reload()
