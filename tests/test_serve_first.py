@@ -52,7 +52,9 @@ def test_a_chunk_folder_is_swapped_in_whole(tmp_path) -> None:
 
 @pytest.fixture
 def tables(tmp_path) -> Path:
-    """A copy of public/tables (hard links: the tests only remove and add files)."""
+    """A copy of public/tables (hard links: the tests only remove and add files), every stamp
+    rewritten for the sources as they are now: a build that is up to date, whatever the state of
+    public/tables (a checkout whose sources changed since its tables were built)."""
     copy = tmp_path / "tables"
     copy.mkdir()
     for path in TABLES.iterdir():
@@ -62,6 +64,11 @@ def tables(tmp_path) -> Path:
                 os.link(chunk, copy / path.name / chunk.name)
         else:
             os.link(path, copy / path.name)
+    for variant in VARIANTS:
+        for kind in table_kinds.KINDS:
+            stamp = stamp_path(copy, variant, kind)
+            stamp.unlink(missing_ok=True)  # a link to public/tables' stamp: never written through
+            stamp.write_text(stamp_text(variant, kind))
     return copy
 
 
