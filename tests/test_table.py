@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from yacht.core.categories import FULL_MASK
 from yacht.core.states import REACHABLE
-from yacht.core.table import MAGIC, STORED_COUNT, TableError, decode, encode, file_name
+from yacht.core.table import MAGIC, MAX_SCALE, STORED_COUNT, TableError, decode, encode, file_name
 
 GOLDEN = {"official": 191.774369188342, "strict": 191.760879752165}
 MAX_BYTES = 256 * 1024
@@ -243,6 +243,11 @@ def test_fuzzed_headers_with_valid_checksums_are_refused_or_give_the_same_table(
     except TableError as e:
         assert str(e).startswith("fuzz.table: ") and "\n" not in str(e)
         return
-    # Accepted: only an unknown key was added, or fields were set to their own values.
-    assert all(header[k] == v and type(header[k]) is type(v) for k, v in change.items() if k != "extra")
-    assert np.array_equal(table.tilde, decode(data).tilde, equal_nan=True)
+    # Accepted: only an unknown key was added, or fields were set to their own values, or the scale
+    # to another the format allows (1–2²⁴) under which every value is still in range: the same
+    # stored integers, read at that scale.
+    assert all(header[k] == v and type(header[k]) is type(v) for k, v in change.items() if k not in ("extra", "scale"))
+    scale = change.get("scale", header["scale"])
+    assert type(scale) is int and 1 <= scale <= MAX_SCALE
+    stored = (np.rint(t.tilde * s) for t, s in ((table, scale), (decode(data), header["scale"])))
+    assert np.array_equal(*stored, equal_nan=True)
