@@ -126,3 +126,18 @@ def test_a_pending_hash_names_one_kind_of_one_variant_built_from_these_sources(m
 
 def wheel_name() -> str:
     return next((ROOT / "public" / "py").glob("*.whl")).name
+
+
+def test_a_port_already_taken_is_said_at_once_before_anything_is_built(monkeypatch, capsys) -> None:
+    import socket
+
+    built = []
+    monkeypatch.setattr(serve_first, "run", lambda *args, **kwargs: built.append(args) or True)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert serve_first.main([str(port)]) == 1
+    error = capsys.readouterr().err
+    assert f"error: cannot serve on 127.0.0.1:{port}" in error and "make serve PORT=" in error, error
+    assert "Traceback" not in error and built == []

@@ -192,10 +192,25 @@ def parse_port(argv: list[str]) -> int | None:
     return int(argv[0])
 
 
-def serve_public(port: int) -> None:
-    """Serve ``public/`` on 127.0.0.1:``port`` until Ctrl+C."""
+def bind(port: int) -> http.server.ThreadingHTTPServer | None:
+    """A server of ``public/`` bound to 127.0.0.1:``port``, not serving yet, or None after saying
+    why it cannot be (the port taken, say)."""
     handler = functools.partial(Handler, directory=str(PUBLIC))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as e:
+        print(
+            f"error: cannot serve on 127.0.0.1:{port}: {e.strerror or e} (is another server there? "
+            f"choose another port: make serve PORT=8001)",
+            file=sys.stderr,
+        )
+        return None
+
+
+def serve_public(server: http.server.ThreadingHTTPServer) -> None:
+    """Serve ``public/`` with ``server`` (``bind``'s) until Ctrl+C, then close it."""
+    with server:
+        port = server.server_address[1]
         print(f"Serving {PUBLIC} on http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
         try:
             server.serve_forever()
@@ -210,7 +225,10 @@ def main(argv: list[str]) -> int:
     if not (PUBLIC / "index.html").exists():
         print(f"error: {PUBLIC} has no index.html: run `make site` first", file=sys.stderr)
         return 1
-    serve_public(port)
+    server = bind(port)
+    if server is None:
+        return 1
+    serve_public(server)
     return 0
 
 

@@ -78,6 +78,9 @@ def main(argv: list[str]) -> int:
     port = serve.parse_port(argv)
     if port is None:
         return 2
+    server = serve.bind(port)  # before building: a port already taken is said at once
+    if server is None:
+        return 1
     if not run("-m", "build_table", "--only", "table"):
         return 1
     stale = remove_stale()
@@ -87,7 +90,7 @@ def main(argv: list[str]) -> int:
         names = "; ".join(f"{variant}: {', '.join(kinds)}" for variant, kinds in stale.items() if kinds)
         print(f"Serving now; built behind it (about 3 minutes on 2 cores): {names}", flush=True)
         threading.Thread(target=build_behind, daemon=True).start()
-    serve.serve_public(port)
+    serve.serve_public(server)
     return 0
 
 
