@@ -64,15 +64,15 @@ def roll_index(dice: tuple[int, ...] | list[int]) -> int:
     return keep_index(dice) - ROLL_OFFSET
 
 
-def _multinomial_probability(counts: np.ndarray) -> float:
-    n = int(counts.sum())
+def _multinomial_probability(counts: tuple[int, ...]) -> float:
+    n = sum(counts)
     ways = factorial(n)
     for c in counts:
-        ways //= factorial(int(c))
+        ways //= factorial(c)
     return ways / N_FACES**n
 
 
-ROLL_PROBABILITY: Final = np.array([_multinomial_probability(c) for c in ROLL_COUNTS])
+ROLL_PROBABILITY: Final = np.array([_multinomial_probability(c) for c in _COUNT_TUPLES[ROLL_OFFSET:]])
 """(252,) probability of each roll when all five dice are thrown."""
 
 # CHILD[i, f - 1]: index of keep i with one more die showing f (keeps of size < 5).
@@ -98,7 +98,7 @@ def _subkeep_steps() -> tuple[tuple[int, int, np.ndarray], ...]:
             for i in range(lo, lo + n):
                 dice = list(KEEP_DICE[i])
                 dice.remove(distinct[i - lo][j])
-                parents.append(keep_index(dice))
+                parents.append(_INDEX_OF_DICE[tuple(dice)])  # still sorted: no keep_index needed
             steps.append((lo, lo + n, np.array(parents, dtype=np.intp)))
     return tuple(steps)
 
