@@ -152,11 +152,11 @@ SNAPSHOT_MARKS = """() => performance.getEntriesByType("mark").map((m) => m.name
 (``yacht:snapshot:taking`` at its start, ``at <step>`` as each step of the snapshot worker begins;
 ``saved``, ``failed`` or ``refused`` at its end: web/worker/snapshot.js)."""
 SNAPSHOT_TRIED = f"""() => ({SNAPSHOT_MARKS})().find((name) => /:(saved|failed|refused)$/.test(name)) ?? null"""
+"""A page's function: the page's mark of what the try came to, or null."""
 PAGE_MARKS = """() => performance.getEntriesByType("mark").map((m) => `${m.name} ${Math.round(m.startTime)}`)
   .filter((name) => name.startsWith("yacht:"))"""
 """A page's function: every mark of the page's (its loading steps, its first advice, the snapshot's
 try), each with its time in ms since the page's start."""
-"""A page's function: the page's mark of what the try came to, or null."""
 OUTCOME = """async ([state, key]) => {
   const url = new URL("snapshot-state/outcome", key);
   url.searchParams.set("build", new URL(key).searchParams.get("build"));
