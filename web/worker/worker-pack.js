@@ -64,6 +64,9 @@ export function offlinePacks(build, tell, grew = () => {}) {
   }
 
   const cacheName = (variant, pack) => `${PREFIX}${variant}-${pack.hash}`;
+  /** The kept pack of `variant` for reading: its match(url) never makes the cache (caches.open
+   * would: a reader that raced a refused index's delete left an empty cache of it behind). */
+  const kept = (variant, pack) => ({ match: (url) => caches.match(url, { cacheName: cacheName(variant, pack) }) });
   const indexURL = (pack) => here(`${pack.url}index.json?h=${pack.hash}`);
   const partURL = (pack, i) => here(`${pack.url}${i}.part?h=${pack.hash}`);
 
@@ -78,18 +81,20 @@ export function offlinePacks(build, tell, grew = () => {}) {
   }
   const forgotten = forgetOthers().catch(() => {});
 
-  /** The pack's index, from the cache or the network; refused when of another format or version. */
-  async function readIndex(variant, pack, cache, fromNetwork) {
+  /** The pack's index, from the cache or the network (then kept: the pack's cache is made only
+   * here, for an index of this build); refused when of another format or version. */
+  async function readIndex(variant, pack, fromNetwork) {
     if (indexes.has(variant)) return indexes.get(variant).index;
-    const kept = await cache.match(indexURL(pack));
-    if (!kept && !fromNetwork) return null;
-    const index = kept ? await kept.json() : await fetchJSON(indexURL(pack), "table");
+    const keptIndex = await kept(variant, pack).match(indexURL(pack));
+    if (!keptIndex && !fromNetwork) return null;
+    const index = keptIndex ? await keptIndex.json() : await fetchJSON(indexURL(pack), "table");
     const fits = Array.isArray(index.sha256) && index.sha256.length === index.parts?.length;
     if (index.format !== FORMAT || index.version !== VERSION || index.hash !== pack.hash || !fits) {
       await caches.delete(cacheName(variant, pack));
       throw new Error(`${pack.url}index.json: not a ${FORMAT} ${VERSION} index of this build`);
     }
-    if (!kept) await cache.put(indexURL(pack), new Response(JSON.stringify(index)));
+    if (!keptIndex)
+      await (await caches.open(cacheName(variant, pack))).put(indexURL(pack), new Response(JSON.stringify(index)));
     const offsets = new Map();
     let part = 0;
     let offset = 0;
@@ -107,8 +112,8 @@ export function offlinePacks(build, tell, grew = () => {}) {
   /** The parts of `variant`'s pack still to download, in bytes (all of it when no index is kept). */
   async function missingBytes(pack, cache, index) {
     if (!index) return pack.bytes;
-    const kept = await Promise.all(index.parts.map(async (_, i) => Boolean(await cache.match(partURL(pack, i)))));
-    return index.parts.reduce((sum, bytes, i) => sum + (kept[i] ? 0 : bytes), 0);
+    const there = await Promise.all(index.parts.map(async (_, i) => Boolean(await cache.match(partURL(pack, i)))));
+    return index.parts.reduce((sum, bytes, i) => sum + (there[i] ? 0 : bytes), 0);
   }
 
   /** How `variant`'s pack stands now: {variant, state, received, total} (bytes); "nospace" with
@@ -118,9 +123,8 @@ export function offlinePacks(build, tell, grew = () => {}) {
     const news = { variant, received: 0, total: pack.bytes };
     if (!available()) return { ...news, state: "unavailable" };
     await forgotten;
-    const kept = (await caches.has(cacheName(variant, pack))) && (await caches.open(cacheName(variant, pack)));
-    const index = kept && (await readIndex(variant, pack, kept, false));
-    const needed = await missingBytes(pack, kept, index);
+    const index = await readIndex(variant, pack, false);
+    const needed = await missingBytes(pack, kept(variant, pack), index);
     const received = pack.bytes - needed;
     if (downloads.has(variant)) return { ...news, state: "downloading", received };
     if (!needed) return { ...news, state: "ready", received: pack.bytes };
@@ -145,8 +149,8 @@ export function offlinePacks(build, tell, grew = () => {}) {
     };
     try {
       await forgotten;
-      const cache = await caches.open(cacheName(variant, pack));
-      const index = await readIndex(variant, pack, cache, true);
+      const index = await readIndex(variant, pack, true);
+      const cache = await caches.open(cacheName(variant, pack)); // made by readIndex, for this build's index
       const needed = await missingBytes(pack, cache, index);
       if (needed > (await room())) throw new NoSpace(needed);
       received = pack.bytes - needed;
@@ -200,7 +204,8 @@ export function offlinePacks(build, tell, grew = () => {}) {
     verified.delete(`${variant}/${i}`);
     refetch.add(`${variant}/${i}`);
     evicted.add(variant);
-    await (await caches.open(cacheName(variant, pack))).delete(partURL(pack, i));
+    if (await caches.has(cacheName(variant, pack)))
+      await (await caches.open(cacheName(variant, pack))).delete(partURL(pack, i));
     tell({ type: "pack", ...(await status(variant)) });
     if (navigator.onLine) resumeEvicted();
   }
@@ -242,9 +247,8 @@ export function offlinePacks(build, tell, grew = () => {}) {
     const pack = b.packs?.[variant];
     if (!pack) return null;
     try {
-      if (!indexes.has(variant) && !(await caches.has(cacheName(variant, pack)))) return null;
-      const cache = await caches.open(cacheName(variant, pack));
-      const index = await readIndex(variant, pack, cache, false);
+      const cache = kept(variant, pack);
+      const index = await readIndex(variant, pack, false);
       const where = index && indexes.get(variant).offsets.get(`${kind}/${part}`);
       if (!where) return null;
       const [i, offset, length] = where;
