@@ -37,11 +37,13 @@ test-slow: site headless-shell
 	$(PYTEST) -m slow
 
 # Run the tests FILES names (files or test ids) RUNS times, each run one pytest, and print each run's
-# counts and each test's passes (tools/flaky.py); ARGS: more pytest arguments (e.g. ARGS="-k firefox").
-# Fails if any run failed.   make flaky FILES="tests/browser/test_engines.py" RUNS=5
+# counts and each test's passes (tools/flaky.py); WORKERS=2: as make test runs them (pytest-xdist);
+# ARGS: more pytest arguments (e.g. ARGS="-k firefox"). Fails if any run failed.
+#   make flaky FILES="tests/browser/test_engines.py" RUNS=5
 RUNS ?= 5
+WORKERS ?= 1
 flaky: site headless-shell engines
-	$(PY) tools/flaky.py --runs $(RUNS) --pytest-args "$(ARGS)" $(FILES)
+	$(PY) tools/flaky.py --runs $(RUNS) --workers $(WORKERS) --pytest-args "$(ARGS)" $(FILES)
 
 # Lint and format checks: ruff for Python; ESLint and Prettier (pinned in package.json) for JavaScript.
 lint: $(VENV)/.installed node_modules/.installed

@@ -1,10 +1,12 @@
 """Run chosen tests several times and say which of them fail only sometimes.
 
-    .venv/bin/python tools/flaky.py [--runs N] [--pytest-args "..."] FILE_OR_TEST...
-    make flaky FILES="tests/browser/test_engines.py" RUNS=5 [ARGS="-k firefox"]
+    .venv/bin/python tools/flaky.py [--runs N] [--workers N] [--pytest-args "..."] FILE_OR_TEST...
+    make flaky FILES="tests/browser/test_engines.py" RUNS=5 [WORKERS=2] [ARGS="-k firefox"]
 
-Each run is one ``pytest -p no:xdist`` over all the files given (in one process, as ``make test``
-runs a module: its browser and page shared), its outcomes read from a JUnit XML report. Printed:
+Each run is one pytest over all the files given, its outcomes read from a JUnit XML report: with
+``--workers 1`` (the default) ``pytest -p no:xdist``, in one process; with more, as ``make test``
+runs them (``-n N --dist loadscope``: a module's tests in one worker, its browser and page shared,
+the other workers' modules beside it on the other cores). Printed:
 each run's counts of passed, failed (errors included) and skipped tests and each failure's message
 (its first line), then each test's passes out of the runs it ran in, the ones that failed at least
 once first. The exit status is 1 when
@@ -46,10 +48,12 @@ def outcomes(report: Path, why: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def run_once(
-    tests: list[str], extra: list[str], report: Path, why: dict[str, str] | None = None
+    tests: list[str], extra: list[str], report: Path, why: dict[str, str] | None = None, workers: int = 1
 ) -> tuple[dict[str, str], int, float]:
-    """One pytest run: its outcomes (``why``: the failures' messages), exit status and seconds."""
-    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", f"--junitxml={report}", *extra, *tests]
+    """One pytest run (``workers`` xdist workers, or one process): its outcomes (``why``: the
+    failures' messages), exit status and seconds."""
+    spread = ["-p", "no:xdist"] if workers == 1 else ["-n", str(workers), "--dist", "loadscope"]
+    command = [sys.executable, "-m", "pytest", *spread, "-q", f"--junitxml={report}", *extra, *tests]
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.monotonic() - started
@@ -64,10 +68,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tests", nargs="+", help="test files or test ids, as pytest takes them")
     parser.add_argument("--runs", type=int, default=5, help="how many times (default 5)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="pytest-xdist workers, as make test runs them (default 1: none)"
+    )
     parser.add_argument("--pytest-args", default="", help='more arguments for pytest, e.g. "-k firefox"')
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error(f"--runs must be at least 1, not {args.runs}")
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, not {args.workers}")
     missing = [t for t in args.tests if not (ROOT / t.split("::")[0]).exists()]
     if missing:
         parser.error(f"no such test file: {', '.join(missing)}")
@@ -77,7 +86,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for run in range(1, args.runs + 1):
             why: dict[str, str] = {}
-            found, status, seconds = run_once(args.tests, extra, Path(folder) / f"run-{run}.xml", why)
+            found, status, seconds = run_once(args.tests, extra, Path(folder) / f"run-{run}.xml", why, args.workers)
             counts = Counter(found.values())
             failed_runs += bool(counts["failed"]) or status not in (0, 5)
             print(
