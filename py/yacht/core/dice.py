@@ -64,21 +64,18 @@ def roll_index(dice: tuple[int, ...] | list[int]) -> int:
     return keep_index(dice) - ROLL_OFFSET
 
 
-def _multinomial_probability(counts: tuple[int, ...]) -> float:
-    n = sum(counts)
-    ways = factorial(n)
-    for c in counts:
-        ways //= factorial(c)
-    return ways / N_FACES**n
+_FACTORIALS: Final = np.array([factorial(n) for n in range(N_DICE + 1)])
+ROLL_PROBABILITY: Final = factorial(N_DICE) // _FACTORIALS[ROLL_COUNTS].prod(axis=1) / N_FACES**N_DICE
+"""(252,) probability of each roll when all five dice are thrown: 5! / (Π over faces of count!) / 6⁵."""
 
+_FACE_WEIGHTS: Final = (N_DICE + 1) ** np.arange(N_FACES)
+"""A keep's counts read as the digits of a number in base 6 (``_KEEP_NUMBER``): face f's weight."""
+_KEEP_NUMBER: Final = KEEP_COUNTS @ _FACE_WEIGHTS
+_INDEX_OF_NUMBER: Final = np.zeros((N_DICE + 1) ** N_FACES, dtype=np.intp)
+_INDEX_OF_NUMBER[_KEEP_NUMBER] = np.arange(N_KEEPS)
 
-ROLL_PROBABILITY: Final = np.array([_multinomial_probability(c) for c in _COUNT_TUPLES[ROLL_OFFSET:]])
-"""(252,) probability of each roll when all five dice are thrown."""
-
-# CHILD[i, f - 1]: index of keep i with one more die showing f (keeps of size < 5).
-CHILD: Final = np.array(
-    [[keep_index((*dice, f)) for f in range(1, N_FACES + 1)] for dice in KEEP_DICE[:ROLL_OFFSET]], dtype=np.intp
-)
+CHILD: Final = _INDEX_OF_NUMBER[_KEEP_NUMBER[:ROLL_OFFSET, None] + _FACE_WEIGHTS]
+"""(210, 6) ``CHILD[i, f - 1]``: the index of keep i with one more die showing f (keeps of size < 5)."""
 
 
 def _subkeep_steps() -> tuple[tuple[int, int, np.ndarray], ...]:
@@ -91,15 +88,12 @@ def _subkeep_steps() -> tuple[tuple[int, int, np.ndarray], ...]:
     steps = []
     for size in range(1, N_DICE + 1):
         lo, hi = SIZE_OFFSETS[size], SIZE_OFFSETS[size + 1]
-        distinct = [sorted(set(KEEP_DICE[i])) for i in range(lo, hi)]
-        for j in range(max(len(d) for d in distinct)):
-            n = sum(len(d) > j for d in distinct)
-            parents = []
-            for i in range(lo, lo + n):
-                dice = list(KEEP_DICE[i])
-                dice.remove(distinct[i - lo][j])
-                parents.append(_INDEX_OF_DICE[tuple(dice)])  # still sorted: no keep_index needed
-            steps.append((lo, lo + n, np.array(parents, dtype=np.intp)))
+        shown = KEEP_COUNTS[lo:hi] > 0
+        rank = np.cumsum(shown, axis=1)  # [keep, face]: the faces shown up to this one
+        for j in range(int(rank[:, -1].max())):
+            n = int((rank[:, -1] > j).sum())
+            face = np.argmax(shown[:n] & (rank[:n] == j + 1), axis=1)  # the j-th distinct face (0-based)
+            steps.append((lo, lo + n, _INDEX_OF_NUMBER[_KEEP_NUMBER[lo : lo + n] - _FACE_WEIGHTS[face]]))
     return tuple(steps)
 
 

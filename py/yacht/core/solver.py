@@ -93,11 +93,13 @@ def _scoring_rows(variant_scores: bytes) -> tuple[tuple[np.ndarray, np.ndarray],
 def _half_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Count vectors of three faces with at most five dice, and for each roll
     its index among them for faces 1–3 and for faces 4–6."""
-    halves = [(a, b, c) for a in range(6) for b in range(6) for c in range(6) if a + b + c <= N_DICE]
-    index = {h: i for i, h in enumerate(halves)}
-    low = np.array([index[tuple(int(x) for x in r[:3])] for r in ROLL_COUNTS], dtype=np.intp)
-    high = np.array([index[tuple(int(x) for x in r[3:])] for r in ROLL_COUNTS], dtype=np.intp)
-    return np.array(halves, dtype=np.intp), low, high
+    halves = np.array(
+        [(a, b, c) for a in range(6) for b in range(6) for c in range(6) if a + b + c <= N_DICE], dtype=np.intp
+    )
+    index = np.zeros((N_DICE + 1,) * 3, dtype=np.intp)  # [a, b, c]: the index of (a, b, c)
+    index[tuple(halves.T)] = np.arange(len(halves))
+    low, high = (index[tuple(ROLL_COUNTS[:, faces].T)] for faces in (slice(0, 3), slice(3, 6)))
+    return halves, low, high
 
 
 HALF_COUNTS, ROLL_LOW_HALF, ROLL_HIGH_HALF = _half_counts()

@@ -14,7 +14,7 @@ from typing import Final
 
 import numpy as np
 
-from .categories import BONUS_THRESHOLD, N_CATEGORIES, N_UPPER, UPPER_MASK
+from .categories import BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
 from .dice import N_DICE
 
 N_MASKS: Final = 1 << N_CATEGORIES  # 4096
@@ -22,23 +22,26 @@ N_NU: Final = BONUS_THRESHOLD + 1  # 64
 
 
 def _reachable_by_upper() -> np.ndarray:
-    table = np.zeros((1 << N_UPPER, N_NU), dtype=bool)
-    table[0, 0] = True
+    """Each upper mask's reachable ν as the bits of a Python integer (bit ν), built from the mask
+    without its highest face, then read out as a (64, 64) bool array."""
+    reach = [1] * (1 << N_UPPER)  # the empty upper part: ν = 0 only
     for upper in range(1, 1 << N_UPPER):
         c = upper.bit_length() - 1  # the highest filled upper category, face c + 1
-        before = table[upper ^ (1 << c)]
+        before, sums = reach[upper ^ (1 << c)], 0
         for n in range(N_DICE + 1):
-            shift = (c + 1) * n
-            table[upper, shift:] |= before[: N_NU - shift]
-            table[upper, BONUS_THRESHOLD] |= before[N_NU - shift :].any()
-    return table
+            sums |= before << ((c + 1) * n)
+        capped = sums >> BONUS_THRESHOLD != 0  # some total of 63 or more: ν = 63
+        reach[upper] = (sums & ((1 << BONUS_THRESHOLD) - 1)) | (capped << BONUS_THRESHOLD)
+    bits = np.array(reach, dtype=np.uint64)
+    return ((bits[:, None] >> np.arange(N_NU, dtype=np.uint64)) & 1).astype(bool)
 
 
 REACHABLE_BY_UPPER: Final = _reachable_by_upper()
 """(64, 64) bool: ``[upper_mask, ν]`` reachable."""
-REACHABLE: Final = REACHABLE_BY_UPPER[np.arange(N_MASKS) & UPPER_MASK]
+REACHABLE: Final = np.tile(REACHABLE_BY_UPPER, (N_MASKS >> N_UPPER, 1))  # [mask, ν]: row mask & 0b111111
 """(4096, 64) bool: ``[mask, ν]`` reachable."""
-POPCOUNT: Final = ((np.arange(N_MASKS)[:, None] >> np.arange(N_CATEGORIES)) & 1).sum(axis=1)
+POPCOUNT: Final = sum((np.arange(N_MASKS) >> c) & 1 for c in range(N_CATEGORIES))
+"""(4096,) int64: the filled categories of each mask."""
 
 
 @cache
