@@ -63,6 +63,7 @@ bench: site chromium engines
 	$(PY) -m yacht duel --games $(DUEL_GAMES)
 	$(PY) bench/bench_page.py
 	$(PY) bench/bench_startup.py
+	$(PY) bench/bench_lazy_compile.py
 	$(PY) bench/bench_phone.py --quota 0.5,0.25
 	$(PY) bench/bench_rival_wait.py
 	$(PY) bench/bench_estimate.py
