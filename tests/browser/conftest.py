@@ -263,12 +263,34 @@ def own_watched_page(
 
 
 @pytest.fixture(scope="module")
-def one_page(shared_context: BrowserContext) -> Iterator[tuple[Page, list[str]]]:
+def one_page(shared_context: BrowserContext, server: SiteServer) -> Iterator[tuple[Page, list[str]]]:
     """One page for a whole test module, so Pyodide loads once per module: (the page, the dialogs
     and script errors it showed). Tests move it to their link with ``page_helpers.open_page`` or
     ``visit`` (as Back or Forward opens a history entry), not by loading it again. A module that
-    counts what the server is asked for overrides it with a page of a context of its own."""
-    yield from watched_page(shared_context)
+    counts what the server is asked for overrides it with a page of a context of its own.
+
+    Each module starts on a device with nothing saved by the page (``forget_saved``): the context
+    is shared, and what one module chose (the language, a kept game) would otherwise be another's
+    start, whichever module its worker ran before it."""
+    pages = watched_page(shared_context)
+    page, events = next(pages)
+    forget_saved(page, server)
+    yield page, events
+    next(pages, None)  # watched_page closes the page
+
+
+def forget_saved(page: Page, server: SiteServer) -> None:
+    """Clear what the page keeps on the device for the site's origin (localStorage: the language,
+    the practice's grading, the kept games); the context's caches (the snapshot, the HTTP cache)
+    stay. Through Chromium's DevTools protocol (Storage.clearDataForOrigin), before ``page``
+    opens the site."""
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send(
+            "Storage.clearDataForOrigin", {"origin": server.url().rstrip("/"), "storageTypes": "local_storage"}
+        )
+    finally:
+        session.detach()
 
 
 @pytest.fixture

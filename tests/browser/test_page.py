@@ -16,6 +16,7 @@ from yacht.core.categories import N_CATEGORIES, NAMES_JA
 from yacht.core.position import PositionError, parse_query
 from yacht.core.rules import VARIANTS, possible_scores
 
+from .conftest import forget_saved
 from .page_helpers import (
     assert_same_advice,
     cell,
@@ -330,6 +331,24 @@ def test_japanese_comes_from_the_browser_and_the_switch_changes_it(make_context,
     expect(page.get_by_test_id("option").first).to_contain_text("B.Straight")
     page.reload()  # the choice is remembered
     expect(cell(page, 0).locator(".name")).to_have_text("Aces")
+
+
+def test_a_language_kept_on_the_shared_context_is_forgotten_before_the_next_module(shared_context, server) -> None:
+    """The tests' shared context keeps what a page saves (the language chosen, in localStorage) from
+    one module to the next; ``one_page`` forgets it at each module's start (``forget_saved``), so a
+    module never starts in the language an earlier one chose (test_phone did, in Japanese)."""
+    page = shared_context.new_page()
+    try:
+        open_page(page, server, "s=,,,,,,,,,,,&d=12345&r=3")
+        control(page, "button", "日本語").click()
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "ja")  # kept on the device
+        forget_saved(page, server)
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "en")  # the context's locale
+    finally:
+        forget_saved(page, server)
+        page.close()
 
 
 def test_the_page_loads_nothing_from_other_hosts(fresh_page: Page, server) -> None:
