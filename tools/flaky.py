@@ -5,12 +5,12 @@
 
 Each run is one pytest over all the files given, its outcomes read from a JUnit XML report: with
 ``--workers 1`` (the default) ``pytest -p no:xdist``, in one process; with more, as ``make test``
-runs them (``-n N --dist loadscope``: a module's tests in one worker, its browser and page shared,
-the other workers' modules beside it on the other cores). Printed:
-each run's counts of passed, failed (errors included) and skipped tests and each failure's message
-(its first line), then each test's passes out of the runs it ran in, the ones that failed at least
-once first. The exit status is 1 when
-any run failed, 2 for a bad argument, else 0.
+runs them (``-n N --dist loadscope --no-loadscope-reorder``: a module's tests in one worker, its
+browser and page shared, the other workers' modules beside it on the other cores, the modules in
+``tests/conftest.py``'s order). Printed: each run's counts of passed, failed (errors included) and
+skipped tests and each failure's message (its first lines), then each test's passes out of the
+runs it ran in, the ones that failed at least once first. The exit status is 1 when any run
+failed, 2 for a bad argument, else 0.
 """
 
 import argparse
@@ -24,11 +24,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MESSAGE_LINES = 4
+"""The lines of a failure's message printed: an expectation's first line alone does not say what
+the page showed instead (Playwright's next lines do)."""
 
 
 def outcomes(report: Path, why: dict[str, str] | None = None) -> dict[str, str]:
     """Test id (``path::name``, as pytest names it) → "passed", "failed" or "skipped", from a JUnit
-    XML report of pytest's; ``why`` (if given) gets each failed test's message, its first line."""
+    XML report of pytest's; ``why`` (if given) gets each failed test's message, its first ``MESSAGE_LINES`` lines."""
     found: dict[str, str] = {}
     for case in ET.parse(report).iter("testcase"):
         module = case.get("classname", "").replace(".", "/")
@@ -38,8 +41,8 @@ def outcomes(report: Path, why: dict[str, str] | None = None) -> dict[str, str]:
         if fault is not None:
             found[test_id] = "failed"  # an error in its teardown counts against the test too
             if why is not None:
-                lines = (fault.get("message") or fault.text or "").strip().splitlines()
-                why[test_id] = lines[0][:400] if lines else "(no message)"
+                lines = [line for line in (fault.get("message") or fault.text or "").strip().splitlines() if line]
+                why[test_id] = "\n    ".join(line[:300] for line in lines[:MESSAGE_LINES]) or "(no message)"
         elif case.find("skipped") is not None:
             found.setdefault(test_id, "skipped")
         else:
@@ -52,7 +55,9 @@ def run_once(
 ) -> tuple[dict[str, str], int, float]:
     """One pytest run (``workers`` xdist workers, or one process): its outcomes (``why``: the
     failures' messages), exit status and seconds."""
-    spread = ["-p", "no:xdist"] if workers == 1 else ["-n", str(workers), "--dist", "loadscope"]
+    spread = (
+        ["-p", "no:xdist"] if workers == 1 else ["-n", str(workers), "--dist", "loadscope", "--no-loadscope-reorder"]
+    )
     command = [sys.executable, "-m", "pytest", *spread, "-q", f"--junitxml={report}", *extra, *tests]
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
