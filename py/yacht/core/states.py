@@ -41,7 +41,7 @@ REACHABLE_BY_UPPER: Final = _reachable_by_upper()
 REACHABLE: Final = np.tile(REACHABLE_BY_UPPER, (N_MASKS >> N_UPPER, 1))  # [mask, ν]: row mask & 0b111111
 """(4096, 64) bool: ``[mask, ν]`` reachable."""
 POPCOUNT: Final = sum((np.arange(N_MASKS) >> c) & 1 for c in range(N_CATEGORIES))
-"""(4096,) int64: the filled categories of each mask."""
+"""(4096,) NumPy's default int (int64 in CPython, int32 in Pyodide): the filled categories of each mask."""
 
 
 @cache
