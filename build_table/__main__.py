@@ -11,7 +11,10 @@ points under that play, ``DIR/yacht-<variant>.law/`` (one chunk per mask; format
 (``build_table.coach``; format: ``yacht.chances.coach_table``). The kinds, their files and
 their builders (``build_table.kinds``) are the registry ``yacht.core.table_kinds``.
 ``--only`` writes only the kinds named (the Ẽ table is solved whatever is asked, since the
-others build on it). The output is byte-identical from run to run. Last, when every kind of
+others build on it). The output is byte-identical from run to run. Built in one run, the
+second variant copies the spread, reach, law and coach of the masks whose rest of the game is
+the same in both (the Full House filled: half of them) from the first, solved and written
+(``build_table.shared``): the same bytes as solving them again. Last, when every kind of
 every variant is built and up to date, it touches ``DIR/.built`` (the Makefile's target).
 
 Each kind of each variant has a stamp beside it, ``<its file or folder>.stamp``: the
@@ -32,6 +35,7 @@ from yacht.core.table import encode
 
 from build_table import kinds as builders
 from build_table.kinds import seconds, timed
+from build_table.shared import Shared
 from build_table.solve import keep_freed_memory, solve
 from build_table.stamps import made_targets, stamp_path, stamp_text, up_to_date
 
@@ -54,15 +58,18 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         parser.error(f"--out: cannot create {args.out}: {e.strerror}")
     keep_freed_memory()
-    for name in args.variant or sorted(VARIANTS):
-        build_variant(args.out, name, [k for k in KINDS if k in (args.only or KINDS)], args.force)
+    names = sorted(set(args.variant or VARIANTS))
+    shared = Shared([VARIANTS[name] for name in names])
+    for name in names:
+        build_variant(args.out, name, [k for k in KINDS if k in (args.only or KINDS)], args.force, shared)
     if all(up_to_date(args.out, name, kind) for name in VARIANTS for kind in KINDS):
         (args.out / ".built").touch()
     return 0
 
 
-def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
-    """Build the ``kinds`` of variant ``name`` into ``out`` that are not up to date (all with ``force``)."""
+def build_variant(out: Path, name: str, kinds: list[str], force: bool, shared: Shared) -> None:
+    """Build the ``kinds`` of variant ``name`` into ``out`` that are not up to date (all with
+    ``force``), with what ``shared`` hands over from the variant built before."""
     start = time.perf_counter()
     stale = []
     for kind in kinds:
@@ -76,10 +83,13 @@ def build_variant(out: Path, name: str, kinds: list[str], force: bool) -> None:
         return
     solved_tilde, tilde = timed(solve, VARIANTS[name])
     data = encode(name, tilde)
+    shared.start(VARIANTS[name], tilde)
     for kind in stale:
         stamp = stamp_path(out, name, kind)
         stamp.unlink(missing_ok=True)  # no stamp for a half-written output
-        built, written, figure = getattr(builders, table_kinds.KINDS[kind].builder)(out, kind, name, tilde, data)
+        built, written, figure = getattr(builders, table_kinds.KINDS[kind].builder)(
+            out, kind, name, tilde, data, shared
+        )
         solved = solved_tilde if built is None else built  # the Ẽ table's: the solve above
         stamp.write_text(stamp_text(name, kind))
         print(f"{name}: {kind} solved in {seconds(solved)}, written in {seconds(written)}, {figure}", flush=True)

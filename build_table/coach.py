@@ -11,17 +11,18 @@ from yacht.chances.coach_table import QUANTITIES, encode, file_name
 from yacht.core.rules import Variant, score_table
 
 from build_table.files import write_bytes
-from build_table.solve import can_fork, run_levels, shared_zeros
+from build_table.solve import Given, can_fork, copied_levels, shared_zeros
 
 
-def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
+def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given: Given | None = None) -> np.ndarray:
     """(4096, 64, 13) float64 [mask, ν, channel]: B (channel 0) and E_c (1 + c) of every
-    reachable state under the advisor's play on ``tilde``; 0 where unreachable."""
+    reachable state under the advisor's play on ``tilde``; 0 where unreachable; the masks of
+    ``given`` copied from it (``solve.copied_levels``)."""
     scores = score_table(variant)
     start = empty_coach()
     coach = shared_zeros(start.shape, workers > 1 and can_fork())
     coach[...] = start
-    run_levels(lambda n_filled, start: coach_chunk(tilde, scores, coach, n_filled, start), workers)
+    copied_levels(coach, given, lambda n_filled, start: coach_chunk(tilde, scores, coach, n_filled, start), workers)
     return np.array(coach)
 
 

@@ -62,9 +62,13 @@ def shared_zeros(shape: tuple[int, ...], parallel: bool) -> np.ndarray:
     return np.frombuffer(buffer, dtype=np.float64).reshape(shape)
 
 
-def _state_chunks(n_filled: int) -> list[tuple[int, int]]:
-    """The tasks of a level of the Ẽ solve: (n_filled, first state) per ``CHUNK`` states."""
-    return [(n_filled, start) for start in range(0, len(states_with_filled(n_filled)[0]), CHUNK)]
+def _state_chunks(n_filled: int, copied: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """The tasks of a level of the Ẽ solve: (n_filled, first state) per ``CHUNK`` states, but
+    those whose every state's mask is ``copied`` (4096,) bool, if given (the other chunks are
+    the same batches as without it)."""
+    masks = states_with_filled(n_filled)[0]
+    starts = range(0, len(masks), CHUNK)
+    return [(n_filled, start) for start in starts if copied is None or not copied[masks[start : start + CHUNK]].all()]
 
 
 def run_levels(
@@ -138,31 +142,57 @@ def solve(
     return tilde.copy()
 
 
-def solve_reach(variant: Variant, *, workers: int = 2) -> np.ndarray:
+Given = tuple[np.ndarray, np.ndarray]
+"""``(masks, values)``: the masks whose rest of the game is the same in another variant, and that
+variant's solved array (``build_table.shared``): a solve copies those masks' rows of it and
+solves the others."""
+
+
+def _copied(work: np.ndarray, given: Given | None, pad: int = 0) -> np.ndarray:
+    """Copy the rows of ``given``'s masks into ``work`` (after ``pad`` columns, which take each
+    row's column 0: S = 1 for k ≤ 0 where it is 1 at k = 0; the columns both arrays have, since
+    the variants' widths differ and a row is 0 past its mask's most, which is the same in both);
+    (4096,) bool, the masks copied."""
+    copied = np.zeros(N_MASKS, dtype=bool)
+    if given is not None:
+        masks, values = given
+        width = min(work.shape[2] - pad, values.shape[2])  # the widths differ; each row ends before both
+        for mask in masks.tolist():  # one mask at a time: no copy of the half of the array at once
+            work[mask, :, pad : pad + width] = values[mask, :, :width]
+            if pad:
+                work[mask, :, :pad] = values[mask, :, :1]
+        copied[masks] = True
+    return copied
+
+
+def solve_reach(variant: Variant, *, workers: int = 2, given: Given | None = None) -> np.ndarray:
     """R(mask, ν, k) for every canonical reachable state: ``yacht.chances.reach.empty_reach``'s
     (4096, 64, width) float64 (in shared memory when solved by forked workers), a level's
-    masks spread over ``workers`` forked processes, the largest first (``mask_size``)."""
+    masks spread over ``workers`` forked processes, the largest first (``mask_size``); the
+    masks of ``given`` copied from it."""
     reach = empty_reach(variant, shared_zeros(reach_shape(variant), workers > 1 and can_fork()))
+    copied = _copied(reach, given)
 
     def masks(n_filled: int) -> list[tuple[int, int]]:
-        level = np.flatnonzero(POPCOUNT == n_filled).tolist()
+        level = np.flatnonzero((POPCOUNT == n_filled) & ~copied).tolist()
         return [(n_filled, m) for m in sorted(level, key=lambda m: -mask_size(variant, m))]
 
     run_levels(lambda _, mask: solve_mask(reach, variant, mask), workers, tasks_of=masks)
     return reach
 
 
-def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
+def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given: Given | None = None) -> np.ndarray:
     """S(mask, ν, k), the law of the future points under the advisor's play on ``tilde``
     (``yacht.chances.law.solve_law_states``), in ``solve_reach``'s layout (a view of the work array
     without its ``LAW_PAD`` columns): a level's canonical states in batches of ``LAW_BATCH``
-    spread over ``workers`` forked processes."""
+    spread over ``workers`` forked processes; the masks of ``given`` (that layout) copied from it."""
     law = empty_law(variant, shared_zeros(law_shape(variant), workers > 1 and can_fork()))
+    copied = _copied(law, given, LAW_PAD)
     levels = {}
     for n_filled in range(N_CATEGORIES):
-        masks = np.flatnonzero(POPCOUNT == n_filled)
+        masks = np.flatnonzero((POPCOUNT == n_filled) & ~copied)
         nus = [canonical_states(int(m)) for m in masks]
-        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate(nus))
+        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate([np.zeros(0, np.int64), *nus]))
 
     def batches(n_filled: int) -> list[tuple[int, int]]:
         return [(n_filled, start) for start in range(0, len(levels[n_filled][0]), LAW_BATCH)]
@@ -179,7 +209,29 @@ def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.nd
 def solve_spread(variant: Variant, tilde: np.ndarray, *, workers: int = 2) -> np.ndarray:
     """(4096, 64) the standard deviation of the future points of every state under the
     advisor's play on ``tilde`` (``yacht.chances.spread``); NaN where unreachable."""
+    return spread_of(tilde, solve_moments(variant, tilde, workers=workers))
+
+
+def spread_of(tilde: np.ndarray, moments: np.ndarray) -> np.ndarray:
+    """``solve_spread``'s standard deviations from ``solve_moments``'s moments."""
+    return np.where(np.isnan(tilde), np.nan, standard_deviation(moments))
+
+
+def solve_moments(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given: Given | None = None) -> np.ndarray:
+    """(4096, 64, 2) the first two moments of the future points of every state under the
+    advisor's play on ``tilde`` (``yacht.chances.spread.moments_chunk``); the masks of ``given``
+    copied from it (``copied_levels``)."""
     scores = score_table(variant)
     moments = shared_zeros(empty_moments().shape, workers > 1 and can_fork())
-    run_levels(lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers)
-    return np.where(np.isnan(tilde), np.nan, standard_deviation(moments))
+    copied_levels(
+        moments, given, lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers
+    )
+    return np.array(moments)
+
+
+def copied_levels(work: np.ndarray, given: Given | None, chunk: Callable[[int, int], None], workers: int) -> None:
+    """``run_levels`` of the Ẽ solve's chunks of states into ``work`` (4096, 64, …), after copying
+    the masks of ``given`` from it: a chunk whose every state is copied is not solved, and the
+    others are the same batches as without ``given`` (the same bits, whatever a batch does)."""
+    copied = _copied(work, given)
+    run_levels(chunk, workers, tasks_of=lambda n_filled: _state_chunks(n_filled, None if given is None else copied))

@@ -144,20 +144,11 @@ def _shipped(variant: str, quantity: str, mask: int) -> bytes:
 @pytest.mark.parametrize("quantity", ["reach", "law"])
 def test_a_shipped_chunk_written_again_from_its_values_is_the_same_bytes(variant, quantity):
     """build_table's chunks read back and written again: the same bytes (a sample of masks here;
-    every mask of one variant in make test-slow, below)."""
+    every mask of both variants in make test-slow: tests/test_chunk_writer.py)."""
     for mask in [*np.random.default_rng(3).choice(FULL_MASK, 12, replace=False).tolist(), 0, 2047, 4094]:
         data = _shipped(variant, quantity, mask)
         chunk = decode_chunk(data, variant=variant, mask=mask, quantity=quantity)
         assert encode_chunk(variant, mask, chunk.values, quantity) == data, mask
-
-
-@pytest.mark.slow
-def test_every_shipped_chunk_of_a_variant_written_again_from_its_values_is_the_same_bytes():
-    for quantity in ("reach", "law"):
-        for mask in range(FULL_MASK):
-            data = _shipped("official", quantity, mask)
-            chunk = decode_chunk(data, variant="official", mask=mask, quantity=quantity)
-            assert encode_chunk("official", mask, chunk.values, quantity) == data, (quantity, mask)
 
 
 @pytest.mark.parametrize("variant", ["official", "strict"])

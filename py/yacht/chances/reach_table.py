@@ -169,6 +169,23 @@ def encode_chunks(variant: str, chunks: Mapping[int, np.ndarray], quantity: str 
     return files
 
 
+def chunk_for_variant(data: bytes, variant: str, mask: int, quantity: str) -> bytes:
+    """``data``, the chunk file of ``mask`` and ``quantity`` written for another variant, as
+    ``encode_chunk`` writes it for ``variant`` from the same values: the same payload under
+    ``variant``'s header. For a mask whose rest of the game is the same in both variants (its
+    rows, their lengths and values are the same); ValueError if ``data`` is not that chunk
+    (another mask or quantity, a count other than ``variant``'s rows, a bad checksum)."""
+    try:
+        raw_header, payload = open_container(data, "chunk", MAGIC, VERSION)
+        header = read_header(raw_header, "chunk", (("count", int), ("mask", int), ("quantity", str)))
+    except TableError as e:
+        raise ValueError(str(e)) from None
+    count = int(row_lengths(VARIANTS[variant], mask).sum())
+    if (header["mask"], header["quantity"], header["count"]) != (mask, quantity, count):
+        raise ValueError(f"not the {quantity} chunk of mask {mask} with {count} values: {header}")
+    return container(MAGIC, VERSION, {**header, "variant": variant}, payload)
+
+
 def _drops(variant: str, mask: int, values: np.ndarray) -> np.ndarray:
     """(rows, W) int64 the drops of each row of ``mask``'s chunk (``q = round(R × 65535)`` with
     q(0) = 65535, zero past the row's end), W its longest row; ValueError naming the first row
