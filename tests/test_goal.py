@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TABLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import dice, sheets, variants
@@ -20,6 +20,7 @@ from yacht.core.options import advise, sheet_state
 from yacht.core.position import Position, PositionError, format_query, parse_query
 from yacht.core.rules import OFFICIAL
 from yacht.core.table import SCALE
+from yacht.loader import Tables
 
 ME = "s=1,2,3,4,5,6,20,0,0,,30,"  # S.Straight and Yacht left, 71 points
 THEM = "o=2,4,6,8,10,12,22,0,0,15,,0"  # B.Straight left: 102 or 132
@@ -44,6 +45,33 @@ def test_with_a_target_every_option_carries_reach_ranked_by_it(shipped):
     reach = [o["reach"] for o in result["options"]]
     assert all(a >= b - 1e-12 for a, b in pairwise(reach)) and result["reach"] == reach[0]
     assert all("win" not in o for o in result["options"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "s=1,2,3,4,5,6,20,0,,15,30,&d=66666&t=100",  # Yacht or Full House: the target reached either way
+        "s=0,0,0,,,,,0,,0,,&d=55555&t=64",  # beyond the exact range, from the chunks
+        "s=1,2,3,4,5,6,20,0,,15,30,&d=66666&o=0,0,0,0,0,0,5,0,0,0,0,",  # the rival at most 55: a win either way
+    ],
+)
+@pytest.mark.parametrize("roll", [1, 2])
+def test_keeping_all_five_scores_the_category_roll_3_ranks_first_when_the_chance_ties(query, roll):
+    """The Full House (8) and the Yacht (11) give the same chance; the Yacht the better score. A
+    stop names the Yacht, as roll 3 does, with its chance, expected score and distribution
+    (the DP's own tie rule, the lowest category, named the Full House, about 28 points worse)."""
+    tables = Tables(TABLES)  # every kind: the chunks beyond the exact range
+    answer = advise_query(f"{query}&r={roll}", tables, with_distribution=True)
+    at_3 = advise_query(f"{query}&r=3", tables, with_distribution=True)
+    stop = next(o for o in answer["options"] if len(o.get("keep") or ()) == 5)
+    assert stop["category"] == at_3["options"][0]["category"] == 11
+    assert stop == answer["options"][0] and stop["loss"] == 0.0
+    for field in ("expected", "points", "reach", "win", "draw"):
+        assert stop.get(field) == at_3["options"][0].get(field), field
+    if at_3["distribution"]["exact"]:
+        assert answer["distribution"] == at_3["distribution"]
+    else:  # simulated: the same play within the draws (the Full House would lose about 28 points)
+        assert answer["distribution"]["expected"] == pytest.approx(at_3["distribution"]["expected"], abs=1.0)
 
 
 def test_roll_0_gives_the_positions_own_chance(shipped):

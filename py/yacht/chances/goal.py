@@ -44,6 +44,7 @@ from typing import Final
 import numpy as np
 
 from ..core.categories import FULL_MASK, N_CATEGORIES
+from ..core.dice import roll_index
 from ..core.options import advise, sheet_state
 from ..core.policy import successor
 from ..core.position import Position, free_categories
@@ -321,8 +322,9 @@ def goal_advice(
     if not solved.exact:
         result["method"] = solved.method or APPROXIMATION
     roll = position.roll if not position.is_over else 0
+    shifted = (lambda v: np.array(calibrated_channels(*v, solved.shift))) if solved.shift else (lambda v: v)
     values = [
-        (keep, c, np.array(calibrated_channels(*v, solved.shift)) if solved.shift else v)
+        (keep, c, shifted(v))
         for keep, c, v in option_values(solved.root, solved.after, solved.weights, roll, position.dice)
     ]
     if position.roll == 0 or position.is_over:
@@ -331,6 +333,8 @@ def goal_advice(
         return result
     by_option = {("keep", keep) if keep is not None else ("category", c): (c, v) for keep, c, v in values}
     scored_now = _category_options(position, tilde)
+    if position.roll < 3:  # stopping scores what roll 3 would rank first: ties on the chance go by the expected score
+        by_option[("keep", tuple(sorted(position.dice)))] = _stop(solved, position, names, scored_now, shifted)
     options = []
     for option in advice["options"]:
         if "keep" in option:
@@ -359,6 +363,25 @@ def goal_advice(
         o["chance_loss"] <= TIE for o in result["options"]
     )
     return result
+
+
+def _stop(
+    solved: GoalTurn, position: Position, names: tuple[str, ...], scored_now: dict[int, dict], shifted: Callable
+) -> tuple[int, np.ndarray]:
+    """The category that keeping all five dice at roll 1 or 2 scores, and its channels (calibrated
+    by ``shifted``): the first of the free categories for these dice in roll 3's order in this
+    answer (the chance within ``TIE``, then the expected final score, then the advisor's order,
+    ``scored_now``'s), not the DP's tie rule (the lowest category: ``winning.option_values``),
+    so that a stop names what roll 3 ranks first."""
+    rolled = roll_index(position.dice)
+    categories = list(scored_now)
+    channels = [shifted(solved.after[c][rolled]) for c in categories]
+    values = [
+        (_objective(_channels(names, v), names), scored_now[c]["expected"])
+        for c, v in zip(categories, channels, strict=True)
+    ]
+    first = rank(values, [0] * len(categories))[0][0]
+    return categories[first], channels[first]
 
 
 def _certain(values: dict, names: tuple[str, ...]) -> bool:
@@ -419,10 +442,10 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     options = option_values(root, after, weights, position.roll if rolled else 0, position.dice)
     if rolled:
         best = goal_advice(position, tilde, advise(position, tilde).to_json(), solved=solved)["options"][0]
-        keep = tuple(best["keep"]) if "keep" in best else None
-        vector = next(
-            v for k, c, v in options if (k == keep if keep is not None else k is None and c == best["category"])
-        )
+        if "keep" in best and len(best["keep"]) < len(position.dice):
+            vector = next(v for k, _, v in options if k == tuple(best["keep"]))
+        else:  # a category scored now, or all five dice kept: the category goal_advice names
+            vector = after[best["category"]][roll_index(position.dice)]
     else:
         vector = options[0][2]
     final = Distribution(sigma, vector[goal:-1].copy(), float(vector[-1]))

@@ -98,11 +98,13 @@ def _category_table(tilde: np.ndarray, scores: np.ndarray, mask: int, nu: int) -
 
 def _rank(options: list[Option], values: list[float]) -> tuple[Option, ...]:
     """``options`` best first by ``values`` (each option's value without σ), ranked by
-    ``ranking.rank``."""
+    ``ranking.rank``; each one's loss against the first, 0 at least (an option tied with the
+    first, within ``ranking.TIE``, may sit a rounding above it)."""
     order, ranks = rank([(v,) for v in values], [simplicity(o.keep, o.category) for o in options])
     best = options[order[0]].expected
     return tuple(
-        options[i]._replace(loss=best - options[i].expected, rank=r) for i, r in zip(order, ranks, strict=True)
+        options[i]._replace(loss=max(0.0, best - options[i].expected), rank=r)
+        for i, r in zip(order, ranks, strict=True)
     )
 
 
