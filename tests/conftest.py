@@ -59,8 +59,30 @@ second is a Python module: the first worker's first browser test takes the run's
 (``warm_snapshot``, a first visit) while the second one solves, instead of waiting for it."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+SLOWEST_FIRST = [
+    f"tests/{name}.py"
+    for name in (
+        "test_chunk_writer",
+        "browser/test_core_order",
+        "test_reach",
+        "browser/test_layout",
+        "browser/test_engines_first_visits",
+        "browser/test_page",
+        "browser/test_rival_game",
+        "test_build_shared",
+        "browser/test_one_screen",
+        "test_duel",
+        "browser/test_coach_words",
+        "browser/test_runtime",
+    )
+]
+"""``LONGEST_FIRST`` of ``make test-slow`` (``-m slow``): its modules by the time of their slow
+tests. The first is a Python module, for the same reason."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    order = SLOWEST_FIRST if config.getoption("markexpr") == "slow" else LONGEST_FIRST
+    rank = {module: i for i, module in enumerate(order)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
 

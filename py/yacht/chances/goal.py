@@ -368,17 +368,13 @@ def goal_advice(
 def _stop(
     solved: GoalTurn, position: Position, names: tuple[str, ...], scored_now: dict[int, dict], shifted: Callable
 ) -> tuple[int, np.ndarray]:
-    """The category that keeping all five dice at roll 1 or 2 scores, and its channels (calibrated
-    by ``shifted``): the first of the free categories for these dice in roll 3's order in this
-    answer (the chance within ``TIE``, then the expected final score, then the advisor's order,
-    ``scored_now``'s), not the DP's tie rule (the lowest category: ``winning.option_values``),
-    so that a stop names what roll 3 ranks first."""
-    rolled = roll_index(position.dice)
-    categories = list(scored_now)
+    """The category keeping all five dice at roll 1 or 2 scores, with its channels (``shifted``):
+    the first of roll 3's order for these dice (the chance within ``TIE``, the expected score, then
+    ``scored_now``'s order), not the DP's tie rule (the lowest category: ``winning.option_values``)."""
+    rolled, categories = roll_index(position.dice), list(scored_now)
     channels = [shifted(solved.after[c][rolled]) for c in categories]
     values = [
-        (_objective(_channels(names, v), names), scored_now[c]["expected"])
-        for c, v in zip(categories, channels, strict=True)
+        (_objective(_channels(names, channels[i]), names), scored_now[c]["expected"]) for i, c in enumerate(categories)
     ]
     first = rank(values, [0] * len(categories))[0][0]
     return categories[first], channels[first]
