@@ -111,10 +111,10 @@ def chunks_built(out: Path, name: str, quantity: str, values: np.ndarray, shared
     and kept for the next when this is the variant ``shared`` keeps."""
     folder, variant = out / file_name(quantity, name), VARIANTS[name]
     given = shared.given_chunks(quantity, variant)
-    keep = shared.masks if shared.keeps_chunks(variant) else np.zeros(0, dtype=np.int64)
+    keep = shared.masks if shared.keeps(variant) else np.zeros(0, dtype=np.int64)
     written, (sizes, kept) = timed(write_chunks, folder, name, quantity, values, given, keep)
     if len(keep):
-        shared.keep_chunks(quantity, kept)
+        shared.chunks[quantity] = kept
     taken = f", {len(given):,} taken from {shared.source}'s" if given else ""
     figure = (
         f"P(150 or more from the empty sheet) = {values[0, 0, 150]:.6f}, wrote {len(sizes):,} chunks{taken} to "
@@ -176,7 +176,8 @@ def write_chunks(
     shutil.rmtree(partial, ignore_errors=True)  # what a build that was stopped left
     partial.mkdir()
     kept = np.zeros(FULL_MASK, dtype=bool)
-    kept[[m for m in ([] if keep is None else keep.tolist()) if m < FULL_MASK]] = True
+    if keep is not None:
+        kept[keep[keep < FULL_MASK]] = True
     _VALUES.update(values=values, given=given or {}, keep=kept)
     try:
         parts = [(partial, name, quantity, first, min(first + 256, FULL_MASK)) for first in range(0, FULL_MASK, 256)]

@@ -70,18 +70,11 @@ class Shared:
         """The source's chunk files of ``masks`` of ``kind`` for ``variant`` to take, or None."""
         return None if variant.name == self.source else self.chunks.get(kind)
 
+    def keeps(self, variant: Variant) -> bool:
+        """Whether ``variant``'s work is kept: it is the source and a variant is built after it."""
+        return variant.name == self.source and self.order.index(variant.name) < len(self.order) - 1
+
     def keep(self, kind: str, variant: Variant, values: np.ndarray) -> None:
         """The source's solved ``values`` of ``kind``, kept if a later variant will read them."""
-        if self._keeps(variant):
+        if self.keeps(variant):
             self.values[kind] = values
-
-    def keeps_chunks(self, variant: Variant) -> bool:
-        """Whether the writer of ``variant`` keeps its chunk files of ``masks`` (``keep_chunks``)."""
-        return self._keeps(variant)
-
-    def keep_chunks(self, kind: str, files: dict[int, bytes]) -> None:
-        self.chunks[kind] = files
-
-    def _keeps(self, variant: Variant) -> bool:
-        """``variant`` is the source and a variant is built after it."""
-        return variant.name == self.source and self.order.index(variant.name) < len(self.order) - 1

@@ -32,17 +32,17 @@ def test_the_variant_built_first_hands_its_work_only_to_a_later_one():
     values = np.zeros((N_MASKS, 64, 3))
     shared = Shared([OFFICIAL, STRICT])
     shared.start(OFFICIAL, np.zeros((N_MASKS, 64)))
-    assert shared.given("reach", OFFICIAL) is None and shared.keeps_chunks(OFFICIAL)
+    assert shared.given("reach", OFFICIAL) is None and shared.keeps(OFFICIAL)
     shared.keep("reach", OFFICIAL, values)
     shared.start(STRICT, np.zeros((N_MASKS, 64)))
     masks, given = shared.given("reach", STRICT)
     assert given is values and (masks == same_future_masks(OFFICIAL, STRICT)).all()
     assert shared.given("law", STRICT) is None  # not built by the first in this run
-    assert not shared.keeps_chunks(STRICT)
+    assert not shared.keeps(STRICT)
     alone = Shared([STRICT])
     alone.start(STRICT, np.zeros((N_MASKS, 64)))
     alone.keep("reach", STRICT, values)
-    assert alone.values == {} and not alone.keeps_chunks(STRICT)
+    assert alone.values == {} and not alone.keeps(STRICT)
 
 
 @pytest.mark.parametrize(("mask", "differs"), [(FULL_MASK - 1, True), (1 << FULL_HOUSE, True), (5, False)])
