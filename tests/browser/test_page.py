@@ -117,7 +117,8 @@ def test_a_tap_before_the_rules_have_loaded_changes_nothing_and_entry_works_once
 ) -> None:
     """The entry acts on the rules (rules.json): on a slow network a tap or a key before they
     arrive must neither throw nor half-change the position (it once added a die, failed to write
-    the URL, and the URL read after the rules then dropped it)."""
+    the URL, and the URL read after the rules then dropped it), nor may the runtime's start (a warm
+    start, ready before the rules arrive) ask for advice before the position can be read."""
     page = warm_page  # the page's own script errors fail the test at teardown
     with server.hold("/rules.json") as rules:
         page.goto(server.url("index.html?s=,,,,,24,,,,,,"))
@@ -129,6 +130,7 @@ def test_a_tap_before_the_rules_have_loaded_changes_nothing_and_entry_works_once
         expect(page.locator("#start-menu")).to_be_hidden()
         expect(page.locator("#slots button")).to_have_count(0)
         assert url_query(page) == "s=,,,,,24,,,,,,"
+        expect(page.locator("html")).to_have_attribute("data-state", "ready")  # the runtime, before the rules
         rules.set()
     for die in (2, 2, 5, 5, 5):
         control(page, "button", f"Add {die}").click()

@@ -138,16 +138,21 @@ const adviceRequests = new LatestRequest({
   },
 });
 
+/** The advice of what is shown, once the rules are in: a position is read with them (their arrival
+ * asks again; a warm start can be ready before rules.json arrives). */
 export function requestAdvice() {
+  if (!store.rules) return;
   const query = store.link ?? currentQuery();
   const action = isGameQuery(query) ? "game" : "advise";
   adviceRequests.want({ query, generation: store.generation, link: store.link !== null, action });
 }
 
 /** Requests of `action` ({query}) whose answer goes to store[key] as {query, result} or
- * {query, error}, shown as `what`: the histogram and the review. */
-function panelRequests(action, key, what) {
+ * {query, error}, shown as `what`: the histogram and the review. `stepped`: the worker answers
+ * them in steps, and one still running is cancelled when another is wanted. */
+function panelRequests(action, key, what, stepped = false) {
   return new LatestRequest({
+    cancel: stepped ? () => worker.call("cancel", { action }).catch(() => {}) : null,
     canSend: () => store.ready,
     send: (query) => worker.call(action, { query }),
     done: (query, result) => update(what, (s) => (s[key] = { query, result })),
