@@ -34,7 +34,7 @@ from yacht.chances.winning import (  # noqa: E402
     option_values,
     reach_payoff,
     root_turns,
-    solve_goal_after,
+    solve_goal_after_steps,
     win_payoff,
 )
 from yacht.core.categories import BONUS_THRESHOLD, N_CATEGORIES  # noqa: E402
@@ -43,6 +43,7 @@ from yacht.core.options import advise, sheet_state  # noqa: E402
 from yacht.core.policy import expected_policy  # noqa: E402
 from yacht.core.position import Position, format_sheet  # noqa: E402
 from yacht.core.rules import VARIANTS, Variant, score_table  # noqa: E402
+from yacht.core.steps import finish  # noqa: E402
 from yacht.loader import Tables  # noqa: E402
 
 STAGES = (5, 6, 7, 8)
@@ -214,7 +215,8 @@ def solve_exact(tables: Tables, case: Case, memos: dict, times: ExactTimes) -> N
         _, seconds = timed(lambda: solve_outcome_batched(tilde, variant, om, on, osigma, memo))
         times.add("opponent", 12 - bin(om).count("1"), seconds)
     case.exact["law"] = law = Distribution(osigma, memo[opponent_key].points, memo[opponent_key].bonus)
-    after, seconds = timed(lambda: solve_goal_after(variant, mask, nu, sigma, payoff_of(case, law), WEIGHTS))
+    payoff = payoff_of(case, law)
+    after, seconds = timed(lambda: finish(solve_goal_after_steps(variant, mask, nu, sigma, payoff, WEIGHTS)))
     times.add("win", case.free, seconds)
     case.afters["exact"] = after
     case.exact["o"] = option_table(after, case)
@@ -225,6 +227,7 @@ def solve_exact(tables: Tables, case: Case, memos: dict, times: ExactTimes) -> N
     size = sigma + max_future(variant, mask, nu) + 1
     for label, target in zip(("t50", "t90"), percentiles(mine), strict=True):
         payoff, weights = reach_payoff(target, size)
-        after, seconds = timed(lambda p=payoff, w=weights: solve_goal_after(variant, mask, nu, sigma, p, w))
+        solve = solve_goal_after_steps(variant, mask, nu, sigma, payoff, weights)
+        after, seconds = timed(lambda s=solve: finish(s))
         times.add("reach", case.free, seconds)
         case.exact[label] = (target, option_table(after, case, weights))

@@ -1,39 +1,34 @@
-"""From a query string to JSON-ready results: what the CLI and the browser
-worker both call.
+"""From a query string to JSON-ready results: what the CLI and the browser worker both call.
 
-``advise_query(query, tables, with_distribution=False)``: a position
-(``position`` format) → the ranked options (``Advice.to_json()``) plus the
-canonical ``query`` and the ``variant``; with ``o=`` or ``t=`` the goal's
-chances and ranking (``goal.goal_advice``); ``with_distribution``: also
-``"distribution"`` under the advised play (``goal.goal_distribution`` where the
-goal is exact, else ``average_distribution.distribution``; its ``"play"`` says which). Outside the exact range the goal
-needs the sd table: ``tables.spread(variant)`` where ``tables`` has that
-method (the CLI's does), else ``goal.GoalUnavailable``.
+``advise_query(query, tables, with_distribution=False)``: a position (``position`` format) → the
+ranked options (``Advice.to_json()``) plus the canonical ``query`` and the ``variant``; with ``o=``
+or ``t=`` the goal's chances and ranking (``goal.goal_advice``); ``with_distribution``: also
+``"distribution"`` under the advised play (``goal.goal_distribution`` where the goal is exact, else
+``average_distribution.distribution``; its ``"play"`` says which). Outside the exact range the goal
+needs the sd table: ``tables.spread(variant)`` where ``tables`` has that method (the CLI's does),
+else ``goal.GoalUnavailable``.
 
-``distribution_query(query, tables)``: a position → its final-score
-distribution alone (as ``with_distribution``), with ``query`` and ``variant``.
+``distribution_query(query, tables)``: a position → its final-score distribution alone (as
+``with_distribution``), with ``query`` and ``variant``; ``distribution_query_steps``: the same in
+steps (``core.steps``), as the page's worker runs it.
 
-``game_query(query, tables)``: a game record (``game`` format) → where it
-stands: the canonical ``query``, the current ``position`` query (with the
-opponent's sheet ``o=`` when the record has one and it is my turn; without it
-when their turn is next), its ``advice`` (with the chances of winning, as
-``advise_query`` gives them, when it has ``o=``) and the number of ``turns``
-recorded.
+``game_query(query, tables)``: a game record (``game`` format) → where it stands: the canonical
+``query``, the current ``position`` query (with the opponent's sheet ``o=`` when the record has one
+and it is my turn; without it when their turn is next), its ``advice`` (with the chances of winning,
+as ``advise_query`` gives them, when it has ``o=``) and the number of ``turns`` recorded.
 
-``review_query(query, tables)``: a game record → its review
-(``Review.to_json()``) plus ``query``, ``variant`` and ``position``. With the
-opponent's record (``o=``, ``oh=``) and tables that have ``spread`` (the CLI's
-and the worker's ``Tables``), every decision is also graded by the chance of
+``review_query(query, tables)``: a game record → its review (``Review.to_json()``) plus ``query``,
+``variant`` and ``position``. With the opponent's record (``o=``, ``oh=``) and tables that have
+``spread`` (the CLI's and the worker's ``Tables``), every decision is also graded by the chance of
 winning (``review``); a plain mapping of tables gives the plain review.
 
-``grade_query(query, tables)``: a game record → its last decision graded as the review grades
-it (``review.grade_last``: ``Decision.to_json()``, or ``None`` before any decision) as
-``"decision"``, with ``query``, ``variant`` and ``position``: what a practice game shows after
-each choice.
+``grade_query(query, tables)``: a game record → its last decision graded as the review grades it
+(``review.grade_last``: ``Decision.to_json()``, or ``None`` before any decision) as ``"decision"``,
+with ``query``, ``variant`` and ``position``: what a practice game shows after each choice.
 
 ``opponent_query(query, tables)``: a practice record (``p=``, with ``v=`` as needed; ``h=`` may be
-empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_json()``) as
-``"turns"``, with ``query``, ``variant`` and ``seed``.
+empty) → the simulated opponent's twelve turns (``practice.OpponentTurn.to_json()``) as ``"turns"``,
+with ``query``, ``variant`` and ``seed``.
 
 ``explain_query(query, tables)``: a position → ``advise_query``'s answer with the coach's
 explanation (``chances.coach``) on every option: ``"aims"``, ``"bonus"``, ``"categories"`` and
@@ -42,32 +37,27 @@ second); with o= or t= also ``"goal_aims"``, the aims under the goal's play afte
 (``coach.goal_aims``, from the same goal solve as the ranking). ``review_query(query, tables,
 explain=True)`` adds the same to every decision's ``chosen`` and ``best`` (with the decision's
 ``"why"``, best against chosen; ``"goal_aims"`` where the decision was graded by a goal);
-``explain_decision_query(query, tables, index=-1)``: one decision of a record explained so (what
-the page's review and practice show on demand: ``"decision"``, graded as the review grades it).
-They need the coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller has not
-loaded them (the worker), or ``TableError`` naming a damaged file.
+``explain_decision_query(query, tables, index=-1)``: one decision of a record explained so (what the
+page's review and practice show on demand: ``"decision"``, graded as the review grades it). They
+need the coach's files: ``tables.coach(variant)``, which raises ``CoachMissing`` where the caller
+has not loaded them (the worker), or ``TableError`` naming a damaged file.
 
-A practice record's opponent turns are checked against the simulated opponent's wherever a record
-is read (``practice.check_opponent``).
+A practice record's opponent turns are checked against the simulated opponent's wherever a record is
+read (``practice.check_opponent``).
 
-All of them answer with one shape, the same for the CLI (``--json``) and the
-worker: a dict of JSON values with the canonical ``query`` and the ``variant``
-beside what was asked for. A position's advice (``advise_query`` itself,
-``game_query``'s ``advice``) is ``Advice.to_json()``, with the goal's fields
-when the position has o= or t=; an option anywhere (in advice, or a review
-decision's ``chosen`` and ``best``) is ``Option.to_json()``. A bad query raises
-(below); the CLI and the worker turn that into the same ``{"field", "message"}``.
+All of them answer with one shape, the same for the CLI (``--json``) and the worker: a dict of JSON
+values with the canonical ``query`` and the ``variant`` beside what was asked for. A position's
+advice (``advise_query`` itself, ``game_query``'s ``advice``) is ``Advice.to_json()``, with the
+goal's fields when the position has o= or t=; an option anywhere (in advice, or a review decision's
+``chosen`` and ``best``) is ``Option.to_json()``. A bad query raises (below); the CLI and the worker
+turn that into the same ``{"field", "message"}``.
 
-``tables`` maps a variant name to its ``Table``. A caller that loads tables lazily (the worker)
-passes a ``Tables``: its ``spread(variant)`` raises ``SpreadMissing`` naming the variant whose
-sd table the goal needs and it has not loaded yet, so that caller loads it and asks again.
-Bad input raises
-``position.PositionError``, ``game.GameError`` or ``position.GoalUnavailable`` (raised by the goal)
-(ValueErrors with a ``field``). The query is parsed once: the variant it asks for is the one
-whose table is looked up, and a table missing from ``tables`` raises
-``TableMissing`` naming that variant, so a caller that loads tables lazily
-(the worker) can load it and ask again; a mapping that loads on lookup (the
-CLI's) never lets it through.
+``tables`` maps a variant name to its ``Table``. A caller that loads files lazily (the worker)
+passes a ``Tables``: a file it has not loaded yet raises ``TableMissing`` or ``SpreadMissing``
+naming the variant, so that it loads the file and asks again; a mapping that loads on lookup (the
+CLI's) never lets them through. The query is parsed once: the variant it asks for is the one whose
+table is looked up. Bad input raises ``position.PositionError``, ``game.GameError`` or
+``position.GoalUnavailable`` (ValueErrors with a ``field``).
 """
 
 from collections.abc import Mapping
@@ -85,6 +75,7 @@ from .core.position import (
     free_categories,
     parse_query,
 )
+from .core.steps import Steps, finish
 from .core.table import Table
 from .core.table_kinds import Unavailable
 from .loader import CoachMissing, ReachMissing, SpreadMissing, TableMissing, Tables
@@ -164,7 +155,7 @@ def advise_query(query: str, tables: Mapping[str, Table], *, with_distribution: 
     variant = position.variant.name
     result = _advice(position, tables)
     if with_distribution:
-        result["distribution"] = _distribution(position, tables)
+        result["distribution"] = finish(_distribution(position, tables))
     result["query"] = format_query(position)
     result["variant"] = variant
     return result
@@ -193,7 +184,7 @@ def explain_query(query: str, tables: Tables, *, with_distribution: bool = False
             key = ("stop",) if key[0] == "keep" and len(key[1]) == 5 else key[:2]
             option["goal_aims"] = [a.to_json() for a in aims[key]]
     if with_distribution:
-        result["distribution"] = _distribution(position, tables)
+        result["distribution"] = finish(_distribution(position, tables))
     result["query"] = format_query(position)
     result["variant"] = position.variant.name
     return result
@@ -273,38 +264,47 @@ def _scored_now(option: dict) -> int | None:
 
 
 def distribution_query(query: str, tables: Mapping[str, Table]) -> dict:
+    """``distribution_query_steps`` run to the end."""
+    return finish(distribution_query_steps(query, tables))
+
+
+def distribution_query_steps(query: str, tables: Mapping[str, Table]) -> Steps[dict]:
     """The final-score distribution of a position under the advised play (``_distribution``)
-    with the canonical ``query`` and the ``variant``: what the page draws as a histogram."""
+    with the canonical ``query`` and the ``variant``: what the page draws as a histogram. In
+    steps (``core.steps``): the page's worker answers other requests between them."""
     position = parse_query(query)
-    variant = position.variant.name
     return {
         "query": format_query(position),
-        "variant": variant,
-        "distribution": _distribution(position, tables),
+        "variant": position.variant.name,
+        "distribution": (yield from _distribution(position, tables)),
     }
 
 
-def _distribution(position: Position, tables: Mapping[str, Table]) -> dict:
+def _distribution(position: Position, tables: Mapping[str, Table]) -> Steps[dict]:
     """The final-score distribution under the advised play (``"play"``): the goal's where its
     chance is exact and the goal's play can be followed (``goal.goal_distribution``: exact, up
     to 4 free categories; with ``t=`` and the reach chunks, up to ``reach_play.REACH_PLAY_FREE``,
     ``reach_play.reach_play_distribution``: simulated), else the best average's
     (``average_distribution.distribution``)."""
-    from .chances.average_distribution import distribution
-    from .chances.goal import goal_distribution
+    from .chances.average_distribution import distribution_steps
+    from .chances.goal import goal_distribution_steps
 
     tilde = _tilde(tables, position.variant.name)
-    found = goal_distribution(position, tilde)
+    found = yield from goal_distribution_steps(position, tilde)
     reach = Reads(tables, position.variant.name).chunks  # the goal's play follows chunks only
     if found is None and position.target is not None and reach is not None and not position.is_over:
-        from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution
+        from .chances.reach_play import REACH_PLAY_FREE, reach_play_distribution_steps
 
         if free_categories(position.sheet) <= REACH_PLAY_FREE:
+
+            def chunks(masks: list[int]) -> dict:
+                return reach({"reach": masks})["reach"]
+
             try:
-                found = reach_play_distribution(position, tilde, lambda masks: reach({"reach": masks})["reach"])
+                found = yield from reach_play_distribution_steps(position, tilde, chunks)
             except Unavailable:
                 pass  # its caller could not fetch them now: the best average's
-    return found or distribution(position, tilde)
+    return found or (yield from distribution_steps(position, tilde))
 
 
 def _game(query: str, tables: Mapping[str, Table]):

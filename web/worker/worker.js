@@ -7,7 +7,7 @@
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
 // {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
-// (a position query: yacht.api.distribution_query), game
+// (a position query: yacht.api.distribution_query, in steps; cancel {action} ends it early), game
 // (a game record: yacht.api.game_query), review (a game record: yacht.api.review_query), grade
 // (a practice record's last choice: yacht.api.grade_query), opponent (a practice game's
 // simulated opponent: yacht.api.opponent_query), explain (a position query: the coach,
@@ -24,6 +24,8 @@
 //                                        without (the coach's) could not be fetched now; it is
 //                                        fetched again by itself (files a goal reads are gone
 //                                        without instead: the answer's "estimate" says so)
+//   {kind: "cancelled", message}        a stepped answer (distribution) ended early: a newer one
+//                                        was asked for, or the page sent cancel
 //   {kind: "internal", message}         anything else (a bug)
 // Besides answers, the worker posts {type: "progress", step, state} while loading and
 // {type: "recovered", variant} when files answers went without have arrived (from the network
@@ -37,6 +39,7 @@ import { RUNTIME } from "./runtime.js";
 import { receiveSnapshotNews, takeSnapshot } from "./snapshot.js";
 import { startFromSnapshot } from "./snapshot-start.js";
 import { restoreFinished } from "./snapshot-state.js";
+import { answering } from "./worker-answer.js";
 import { altered, alteredStdlib } from "./worker-check.js";
 import { fetchBytes, fetchJSON } from "./worker-fetch.js";
 import {
@@ -51,7 +54,7 @@ import {
 } from "./worker-load.js";
 import { fetchNumpyWheel, loadNumpy, unzip } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
-import { pythonMessage, tableLoaders } from "./worker-tables.js";
+import { tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
 
@@ -171,86 +174,7 @@ const tables = tableLoaders(build, python, recovered, packs);
 const { starts, loadStart, loadMissing, prefetchGoalFiles, fetchAheadOf, setLookAhead } = tables;
 globalThis.setLookAhead = setLookAhead; // for bench/bench_rival_wait.py: fetching ahead off, to compare
 
-/** What yacht.api asked for and did not find (a yacht.loader.Missing: TableMissing,
- * SpreadMissing, ReachMissing or CoachMissing): `key` names it, `load()` loads it. */
-class Missing {
-  constructor(key, load) {
-    this.key = key;
-    this.load = load;
-  }
-}
-
-/** The Missing of a Python exception `exc` that is one (a yacht.loader.Missing: its files'
- * kinds, parts and names), else null. */
-function missing(py, exc) {
-  if (!py.builtins.isinstance(exc, py.Missing)) return null;
-  const variant = exc.variant;
-  const proxies = [exc.kinds, exc.parts, exc.names];
-  const [kinds, parts, names] = proxies.map((list) => list.toJs());
-  proxies.forEach((list) => list.destroy());
-  const lacking = new Missing(`${variant} ${kinds} ${parts}`, () => loadMissing(variant, kinds, parts, names));
-  lacking.message = `${names.join(", ")}: could not be fetched now (fetched again by itself)`;
-  return lacking;
-}
-
-/** A Python dict (or list) as a plain JavaScript value; the proxy is destroyed. */
-function plain(proxy) {
-  try {
-    return proxy.toJs({ dict_converter: Object.fromEntries });
-  } finally {
-    proxy.destroy();
-  }
-}
-
-/** Call into Python; a PositionError (or a subclass: GameError) or a GoalUnavailable becomes
- * {kind: "position", field, message}, a yacht.loader.Missing a Missing. */
-function callPython(py, call) {
-  try {
-    return call();
-  } catch (error) {
-    if (error?.type !== undefined) {
-      const exc = py.sys.last_exc;
-      try {
-        if (exc && (py.builtins.isinstance(exc, py.PositionError) || py.builtins.isinstance(exc, py.GoalUnavailable))) {
-          const legal = exc.legal?.to_json(); // a game record's legal part (yacht.play.game.LegalStart)
-          throw { kind: "position", field: exc.field, message: exc.toString(), ...(legal && { legal: plain(legal) }) };
-        }
-        const lacking = exc && missing(py, exc);
-        if (lacking) throw lacking;
-      } finally {
-        exc?.destroy();
-      }
-    }
-    throw { kind: "internal", message: pythonMessage(py, error) };
-  }
-}
-
-/** yacht.api.<name>(query, tables, ...more) as a plain object. The query is parsed once, in
- * Python: when the variant it asks for has no table loaded yet, or the goal needs a spread table
- * not loaded yet, that file is loaded and the call made again. */
-async function answer(name, query, ...more) {
-  const py = await python;
-  const call = () =>
-    callPython(py, () => plain(py.api[name](query, py.tables, ...more)));
-  const loaded = new Set();
-  const without = new Set();
-  for (;;) {
-    try {
-      return call();
-    } catch (error) {
-      if (!(error instanceof Missing)) throw error;
-      // A file that could not be had now and that this answer cannot go without (the coach's):
-      // said where the answer is shown (with Retry), never the page's failure.
-      if (without.has(error.key)) throw { kind: "unavailable", message: error.message };
-      // The table, the spread table, the reach chunks: each once; still missing once loaded is a bug.
-      if (loaded.has(error.key)) throw { kind: "internal", message: `still missing once loaded: ${error.key}` };
-      loaded.add(error.key);
-      // The rules' table is essential (its failure is the page's); the other files an answer goes
-      // without when they cannot be had now (false: Python then says so in its "estimate").
-      if ((await error.load()) === false) without.add(error.key);
-    }
-  }
-}
+const { answer, answerInSteps, cancelSteps } = answering(python, loadMissing);
 
 /** The advice of one position query: yacht.api.advise_query's dict; the chunks ahead fetched after. */
 async function advise(query) {
@@ -278,9 +202,16 @@ const actions = {
     return advise(query);
   },
 
-  /** The final-score distribution of a position: yacht.api.distribution_query's dict. */
+  /** The final-score distribution of a position: yacht.api.distribution_query's dict, computed in
+   * steps (yacht.api.distribution_query_steps: answerInSteps). */
   distribution({ query }) {
-    return answer("distribution_query", query);
+    return answerInSteps("distribution", "distribution_query_steps", query);
+  },
+
+  /** End the stepped answer of `action` still running (answerInSteps), as a newer one is wanted. */
+  cancel({ action }) {
+    cancelSteps(action);
+    return {};
   },
 
   /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice);

@@ -13,11 +13,12 @@ import numpy as np
 from ..core.dice import roll_index
 from ..core.options import advise, sheet_state
 from ..core.position import Position, free_categories
+from ..core.steps import Steps, finish
 from .opponent import OPPONENT_EXACT_FREE
 from .outcome import EXACT_FREE as EXACT_DISTRIBUTION_FREE
-from .outcome import Distribution, option_vector, solve_outcome
+from .outcome import Distribution, option_vector, solve_outcome_steps
 from .reach_play import REACH_PLAY_FREE
-from .simulate import ByteDice, expected_play
+from .simulate import ByteDice, expected_play_steps
 from .winning import EXACT_FREE as GOAL_EXACT_FREE
 
 SIMULATED_GAMES: Final = 10_000
@@ -32,7 +33,14 @@ def distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator
     mask · 64 + ν: the same games in CPython and in the page), with ``"games"`` and
     ``"standard_error"``: the largest standard error of one ``p`` entry. With o= or t=, also
     ``"goal_chart"`` (``goal_chart``)."""
-    found = _distribution(position, tilde, rng)
+    return finish(distribution_steps(position, tilde, rng))
+
+
+def distribution_steps(
+    position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None = None
+) -> Steps[dict]:
+    """``distribution`` in steps (``core.steps``)."""
+    found = yield from _distribution(position, tilde, rng)
     chart = goal_chart(position)
     return found if chart is None else {**found, "goal_chart": chart}
 
@@ -53,14 +61,14 @@ def goal_chart(position: Position) -> dict | None:
     return {"reason": reason, "free": REACH_PLAY_FREE}
 
 
-def _distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None) -> dict:
-    """``distribution``'s law (without ``"goal_chart"``)."""
+def _distribution(position: Position, tilde: np.ndarray, rng: np.random.Generator | ByteDice | None) -> Steps[dict]:
+    """``distribution``'s law (without ``"goal_chart"``), in steps."""
     mask, nu, sigma = sheet_state(position.sheet)
     rolled = position.roll > 0 and position.dice is not None and not position.is_over
     if free_categories(position.sheet) > EXACT_DISTRIBUTION_FREE:
         rng = rng or ByteDice(mask * 64 + nu)
         start = (position.roll, roll_index(position.dice)) if rolled else None
-        points, bonus = expected_play(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
+        points, bonus = yield from expected_play_steps(tilde, position.variant, mask, nu, SIMULATED_GAMES, rng, start)
         chances = np.bincount(points.astype(np.intp)) / SIMULATED_GAMES  # intp: int32 in Pyodide
         final = Distribution(sigma, chances, float(bonus.mean()))
         error = float(np.sqrt(chances * (1 - chances) / SIMULATED_GAMES).max())
@@ -72,7 +80,7 @@ def _distribution(position: Position, tilde: np.ndarray, rng: np.random.Generato
             "standard_error": error,
             "play": "average",
         }
-    outcome = solve_outcome(tilde, position.variant, mask, nu, sigma)
+    outcome = yield from solve_outcome_steps(tilde, position.variant, mask, nu, sigma)
     if not rolled:
         vector = outcome.root.start[0]
     else:

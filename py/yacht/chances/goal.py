@@ -18,21 +18,19 @@ option. Every option carries ``"rank"`` (in this order, shared by options tied o
 ``"chance_loss"`` (the best's chance minus its own, 0–1). ``"decided"`` (on the answer): every
 option's chance is certain (each channel 0 or 1) and the same, so the goal cannot choose and
 the order is the expected final score's ("the game is decided"); at roll 0, the position's own
-chance is certain. ``"expected"`` and ``"loss"`` keep their meaning (the
-expected final score under optimal-expected play after the option, and its
-loss against the best of them). Keeping all five dice names the category
-best for the goal. The answer's values are the best option's (roll 1–3) or
-the position's own (roll 0). ``"exact"``: true when every value is exact
-(``winning.EXACT_FREE`` free categories of mine at most, and for o= the
-opponent's distribution exact: ``outcome.EXACT_FREE`` at most); otherwise
-``"method"`` names the approximation (see ``spread``; beyond the exact range
-with the chunks loaded: ``calibration``). The opponent's law: ``opponent``.
+chance is certain. ``"expected"`` and ``"loss"`` keep their meaning (the expected final score
+under optimal-expected play after the option, and its loss against the best of them). Keeping
+all five dice names the category best for the goal. The answer's values are the best option's
+(roll 1–3) or the position's own (roll 0). ``"exact"``: true when every value is exact
+(``winning.EXACT_FREE`` free categories of mine at most, and for o= the opponent's distribution
+exact: ``outcome.EXACT_FREE`` at most); otherwise ``"method"`` names the approximation (see
+``spread``; beyond the exact range with the chunks loaded: ``calibration``). The opponent's
+law: ``opponent``.
 
-``goal_distribution(position, tilde)``: with o= or t= and the goal exact (see
-``"exact"`` above), the final-score distribution under the goal's play (its best option, as
-``goal_advice`` ranks them, then the goal's choices at every later roll):
-``"play": "goal"``; ``None`` where the goal is not exact.
-(With t= beyond that, up to six free categories: ``reach_play``.)
+``goal_distribution(position, tilde)``: with o= or t= and the goal exact (see ``"exact"``
+above), the final-score distribution under the goal's play (its best option, as ``goal_advice``
+ranks them, then the goal's choices at every later roll): ``"play": "goal"``; ``None`` where the
+goal is not exact. (With t= beyond that, up to six free categories: ``reach_play``.)
 """
 
 from __future__ import annotations
@@ -50,6 +48,7 @@ from ..core.policy import successor
 from ..core.position import Position, free_categories
 from ..core.ranking import TIE, rank, simplicity
 from ..core.rules import Variant, score_table
+from ..core.steps import Steps, finish
 from ..core.table_kinds import Unavailable
 from .calibration import BLEND, CALIBRATED, calibrated_channels, calibration_shift
 from .opponent import OPPONENT_EXACT_FREE, opponent_law, required_spread
@@ -63,7 +62,7 @@ from .winning import (
     reach_payoff,
     root_turns,
     solve_goal,
-    solve_goal_after,
+    solve_goal_after_steps,
     win_payoff,
 )
 
@@ -71,11 +70,10 @@ BLENDED: Final = "blended"
 """``goal_after``'s second value where my future's chance blends the chunks (not exact, not the
 normal law): the answer's method is then ``calibration.CALIBRATED``."""
 REACH_SOLVED_FREE: Final = 5
-"""The most free categories (mine) for which a score to reach (t=) is solved on request by the
-goal DP when its chunks cannot be fetched: the answer is then exact, as with them. A time limit
-(docs/benchmarks.md, "Without the chunks"): in Pyodide the solve takes up to about 0.2 s at five
-free categories and up to 0.85 s at six; beyond, the chunks' curves rebuilt from the quantiles
-file stand in."""
+"""The most free categories (mine) for which a score to reach (t=) is solved on request by the goal
+DP when its chunks cannot be fetched: the answer is then exact, as with them. A time limit (docs/
+benchmarks.md, "Without the chunks"): in Pyodide the solve takes up to about 0.2 s at five free
+categories and 0.85 s at six; beyond, the chunks' curves rebuilt from the quantiles file stand in."""
 APPROXIMATION: Final = "one exact turn, then a normal law of the future points (mean Ẽ, sd from the spread table)"
 """``"method"`` of an answer whose chance is approximate without chunks nor quantiles (the spread table's law)."""
 
@@ -92,8 +90,7 @@ def goal_turn(
     exact_free: int = EXACT_FREE,
     chunks: Reach | None = None,
 ) -> tuple[Turn, dict[int, np.ndarray], bool]:
-    """The goal's root turn of my state (``goal_after``, then every roll and keep of this turn)
-    and whether it is exact."""
+    """The goal's root turn of my state (``goal_after``, then every roll and keep), and whether exact."""
     if mask == FULL_MASK:
         return (*solve_goal(tilde, variant, mask, nu, sigma, payoff, weights), True)
     after, exact = goal_after(tilde, spread, variant, mask, nu, sigma, payoff, weights, exact_free, chunks=chunks)
@@ -119,7 +116,7 @@ def goal_after(
     - a score to reach (one channel) with ``chunks``: R of the next states, exact always;
       where its caller could not fetch them now, up to ``REACH_SOLVED_FREE`` free categories,
       the goal DP below in their place (exact too);
-    - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after``), exact;
+    - up to ``exact_free`` free categories: the goal DP (``winning.solve_goal_after_steps``), exact;
     - beyond, with ``chunks``: ``blended_after`` (one exact turn, then a blend of the
       advisor's exact law and the reach bound; "exact" is then ``BLENDED``, a true value's
       stand-in that says so);
@@ -139,7 +136,7 @@ def goal_after(
             return after, True if how is True else ESTIMATED
         in_range = solved
     if in_range:
-        return solve_goal_after(variant, mask, nu, sigma, payoff, weights), True
+        return finish(solve_goal_after_steps(variant, mask, nu, sigma, payoff, weights)), True
     if chunks is not None and weights.size == 2:
         found, how = _read(lambda: chunks({"law": masks, "reach": masks}))
         if found is not None:
@@ -400,17 +397,20 @@ def _category_options(position: Position, tilde: np.ndarray) -> dict[int, dict]:
 
 
 def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
-    """The final-score distribution from ``position`` when playing for its goal (o= or t=):
-    ``average_distribution.distribution``'s fields with ``"play": "goal"``, exact; ``None`` unless the goal is
-    exact here (at most ``EXACT_FREE`` free categories of mine, and of the opponent's
-    ``OPPONENT_EXACT_FREE``) and the game goes on.
+    """``goal_distribution_steps`` run to the end."""
+    return finish(goal_distribution_steps(position, tilde))
 
-    One goal solve whose payoff carries, besides the goal's channels, one channel per
-    final score (1 where F is that score) and the upper bonus, all of weight 0: every
-    choice is the goal's, and those channels follow it (``winning.solve_goal_after``).
-    The option taken now is ``goal_advice``'s first, ranked on the goal's channels of that
-    same solve. About 0.3–0.5 s on CPython at four
-    free categories (some 100–150 channels)."""
+
+def goal_distribution_steps(position: Position, tilde: np.ndarray) -> Steps[dict | None]:
+    """The final-score distribution from ``position`` when playing for its goal (o= or t=), in
+    steps (``core.steps``): ``average_distribution.distribution``'s fields with ``"play":
+    "goal"``, exact; ``None`` unless the goal is exact here (at most ``EXACT_FREE`` free
+    categories of mine, and of the opponent's ``OPPONENT_EXACT_FREE``) and the game goes on.
+
+    One goal solve whose payoff carries, besides the goal's channels, one channel per final
+    score (1 where F is that score) and the upper bonus, all of weight 0: every choice is the
+    goal's, and those channels follow it (``winning.solve_goal_after_steps``). The option taken now
+    is ``goal_advice``'s first, ranked on the goal's channels of that same solve."""
     if position.opponent is None and position.target is None:
         return None
     if position.is_over or free_categories(position.sheet) > EXACT_FREE:
@@ -423,7 +423,7 @@ def goal_distribution(position: Position, tilde: np.ndarray) -> dict | None:
     finals = np.eye(size)[:, sigma:]  # channel goal + p: F = sigma + p
     weights = np.concatenate([goal_weights, np.zeros(size - sigma + 1)])
     payoff = np.concatenate([goal_payoff, finals], axis=1)
-    after = solve_goal_after(position.variant, mask, nu, sigma, payoff, weights, bonus=True)
+    after = yield from solve_goal_after_steps(position.variant, mask, nu, sigma, payoff, weights, bonus=True)
     root = root_turns([after], weights)
     # The goal's own channels of the same solve: what goal_advice ranks the options by.
     solved = GoalTurn(

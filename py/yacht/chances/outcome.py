@@ -39,9 +39,14 @@ from ..core.dice import (
 from ..core.policy import Policy, expected_policy, successor
 from ..core.rules import VARIANTS, Variant, score_table
 from ..core.states import N_MASKS
+from ..core.steps import Steps, finish
 
 EXACT_FREE: Final = 6
 """The most free categories for which distributions are computed exactly on request."""
+STEP_COLUMNS: Final = 4096
+"""(state, points) columns of a level solved in one step of ``solve_outcome_steps`` (up to about
+0.2 s in CPython): a state's law does not depend on the others solved with it, except in the
+last bits of ``play_turn``'s mean over the first roll (a dot product)."""
 
 
 def max_future(variant: Variant, mask: int, nu: int) -> int:
@@ -194,17 +199,26 @@ class Distribution:
         return {"from": self.score, "p": [float(x) for x in self.points[:last]], "bonus": self.bonus}
 
 
-def solve_outcome(
+Laws = dict[tuple[int, int], Distribution] | None
+"""Where ``solve_outcome`` keeps the law of every state it passes, keyed by (mask′, canonical ν′), or None."""
+
+
+def solve_outcome(tilde: np.ndarray, variant: Variant, mask: int, nu: int, score: int, laws: Laws = None) -> Outcome:
+    """``solve_outcome_steps`` run to the end."""
+    return finish(solve_outcome_steps(tilde, variant, mask, nu, score, laws))
+
+
+def solve_outcome_steps(
     tilde: np.ndarray,
     variant: Variant,
     mask: int,
     nu: int,
     score: int,
-    laws: dict[tuple[int, int], Distribution] | None = None,
-) -> Outcome:
-    """The exact distribution DP from (mask, ν); ``score`` = σ of the sheet. ``laws``: if
-    given, receives the distribution of every state solved on the way (its future points,
-    ``score`` 0), keyed by (mask′, canonical ν′)."""
+    laws: Laws = None,
+) -> Steps[Outcome]:
+    """The exact distribution DP from (mask, ν), in steps (``core.steps``: a level each);
+    ``score`` = σ of the sheet. ``laws``: if given, receives the distribution of every state
+    solved on the way (its future points, ``score`` 0), keyed by (mask′, canonical ν′)."""
     scores = score_table(variant)
     levels = reachable_levels(mask, nu)
     masks, nus = levels[-1]
@@ -218,22 +232,28 @@ def solve_outcome(
     for j in range(len(levels) - 2, -1, -1):
         masks, nus = levels[j]
         level_width = max(max_future(variant, int(m), int(n)) for m, n in zip(masks, nus, strict=True)) + 2
-        policy = expected_policy(tilde, scores, masks, nus)
         next_keys = key(*levels[j + 1])
         if j == 0:  # every category, for the roll-3 options
             for c in range(N_CATEGORIES):
                 if not mask >> c & 1:
                     rows, gain = successor_rows(scores, masks, nus, np.full((1, 1), c), next_keys)
                     after[c] = shifted(values, rows, gain, level_width)[:, 0]
-        rows, gain = successor_rows(scores, masks, nus, policy.category, next_keys)
-        root = play_turn(shifted(values, rows, gain, level_width), policy)
-        values = root.start
+        starts = []
+        size = max(1, STEP_COLUMNS // level_width)
+        for i in range(0, len(masks), size):  # a step each (STEP_COLUMNS)
+            part_masks, part_nus = masks[i : i + size], nus[i : i + size]
+            policy = expected_policy(tilde, scores, part_masks, part_nus)
+            rows, gain = successor_rows(scores, part_masks, part_nus, policy.category, next_keys)
+            root = play_turn(shifted(values, rows, gain, level_width), policy)
+            starts.append(root.start)
+            yield
+        values = np.concatenate(starts)
         _keep_laws(laws, variant, masks, nus, values)
     return Outcome(score, root, after)
 
 
 def _keep_laws(
-    laws: dict[tuple[int, int], Distribution] | None,
+    laws: Laws,
     variant: Variant,
     masks: np.ndarray,
     nus: np.ndarray,

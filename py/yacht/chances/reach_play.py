@@ -31,6 +31,7 @@ from ..core.options import sheet_state
 from ..core.policy import Policy, first_best_keep, successor
 from ..core.position import Position
 from ..core.rules import Variant, score_table
+from ..core.steps import Steps, finish
 from .outcome import Distribution, max_future
 from .reach_table import Chunk, chunk_of
 from .simulate import ByteDice, play_turns
@@ -94,9 +95,17 @@ def reach_policy(
 def reach_play_distribution(
     position: Position, tilde: np.ndarray, chunks: Reach, rng: np.random.Generator | ByteDice | None = None
 ) -> dict:
+    """``reach_play_distribution_steps`` run to the end."""
+    return finish(reach_play_distribution_steps(position, tilde, chunks, rng))
+
+
+def reach_play_distribution_steps(
+    position: Position, tilde: np.ndarray, chunks: Reach, rng: np.random.Generator | ByteDice | None = None
+) -> Steps[dict]:
     """The final-score distribution from ``position`` (with ``target``, at most
-    ``REACH_PLAY_FREE`` free categories) under the target's play, simulated (module
-    docstring): ``average_distribution.distribution``'s fields with ``"play": "goal"``, ``"exact": false``."""
+    ``REACH_PLAY_FREE`` free categories) under the target's play, simulated (module docstring),
+    in steps (``core.steps``: ``BATCH`` states' policy, or a turn played):
+    ``average_distribution.distribution``'s fields with ``"play": "goal"``, ``"exact": false``."""
     assert position.target is not None
     mask, nu, sigma = sheet_state(position.sheet)
     loaded = chunks(later_masks(mask))
@@ -109,14 +118,15 @@ def reach_play_distribution(
     while masks[0] != FULL_MASK:  # every game has the same turns left
         needs = np.clip(position.target - sigma - gained, 0, max_future(position.variant, 0, 0) + 1)
         keys, columns = np.unique((masks * 64 + nus) * 1024 + needs, return_inverse=True)
-        parts = [
-            reach_policy(loaded, tilde, position.variant, part >> 16, part >> 10 & 63, part & 1023)
-            for part in (keys[i : i + BATCH] for i in range(0, len(keys), BATCH))
-        ]
+        parts = []
+        for part in (keys[i : i + BATCH] for i in range(0, len(keys), BATCH)):
+            parts.append(reach_policy(loaded, tilde, position.variant, part >> 16, part >> 10 & 63, part & 1023))
+            yield
         policy = Policy(*(np.concatenate(p, axis=1) for p in zip(*parts, strict=True)))
         masks, nus, gain = play_turns(policy, masks, nus, position.variant, rng, start, columns.ravel())
         gained += gain
         start = None
+        yield
     chances = np.bincount(gained.astype(np.intp)) / games  # intp: int32 in Pyodide
     final = Distribution(sigma, chances, float((nus == BONUS_THRESHOLD).mean()))
     return {

@@ -5,7 +5,7 @@ shape (252, N), one column per game).
 ``roll_dice(rng, counts)`` throws dice; ``play_turns(policy, masks, nus,
 variant, rng)`` plays one turn of every game and returns the states after it
 and the points gained (bonus included); ``expected_policies`` gives the
-advisor's choices for many games; ``expected_play`` plays whole games under
+advisor's choices for many games; ``expected_play_steps`` plays whole games under
 the advisor's play (the distribution where it is not computed exactly).
 """
 
@@ -20,6 +20,7 @@ from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_UPPER
 from ..core.dice import KEEP_COUNTS, KEEP_SIZE, N_DICE, N_FACES, ROLL_COUNTS, ROLL_OFFSET
 from ..core.policy import Policy, expected_policy
 from ..core.rules import Variant, score_table
+from ..core.steps import Steps, finish
 
 _POWERS: Final = N_FACES ** np.arange(N_FACES)
 _ROLL_OF_CODE: Final = np.full(N_FACES**N_FACES, -1, dtype=np.intp)
@@ -84,17 +85,22 @@ def play_turns(
 
 
 def expected_policies(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> Policy:
+    """``expected_policies_steps`` run to the end."""
+    return finish(expected_policies_steps(tilde, scores, masks, nus))
+
+
+def expected_policies_steps(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> Steps[Policy]:
     """``policy.expected_policy`` for N games (one column each, (252, N)), solved once per
-    distinct state and ``POLICY_CHUNK`` states at a time."""
+    distinct state and ``POLICY_CHUNK`` states at a time, a step each (``core.steps``)."""
     keys, where = np.unique(masks * 64 + nus, return_inverse=True)
-    parts = [
-        expected_policy(tilde, scores, keys[i : i + POLICY_CHUNK] >> 6, keys[i : i + POLICY_CHUNK] & 63)
-        for i in range(0, len(keys), POLICY_CHUNK)
-    ]
+    parts = []
+    for i in range(0, len(keys), POLICY_CHUNK):
+        parts.append(expected_policy(tilde, scores, keys[i : i + POLICY_CHUNK] >> 6, keys[i : i + POLICY_CHUNK] & 63))
+        yield
     return Policy(*(np.concatenate(p, axis=1)[:, where.ravel()] for p in zip(*parts, strict=True)))
 
 
-def expected_play(
+def expected_play_steps(
     tilde: np.ndarray,
     variant: Variant,
     mask: int,
@@ -102,18 +108,21 @@ def expected_play(
     games: int,
     rng: np.random.Generator | ByteDice,
     rolled: tuple[int, int] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Simulate ``games`` games from (mask, ν) under the advisor's play: the points still to
-    come (games,) and whether the upper bonus is had at the end (games,). ``rolled``:
-    (r, roll index) to start the first turn after roll r with that roll."""
+) -> Steps[tuple[np.ndarray, np.ndarray]]:
+    """Simulate ``games`` games from (mask, ν) under the advisor's play, in steps (``core.steps``:
+    ``POLICY_CHUNK`` states' policy, or a turn played): the points still to come (games,) and
+    whether the upper bonus is had at the end (games,). ``rolled``: (r, roll index) to start
+    the first turn after roll r with that roll."""
     masks, nus = np.full(games, mask), np.full(games, nu)
     gained = np.zeros(games, dtype=np.int64)
     scores = score_table(variant)
     start = None if rolled is None else (rolled[0], np.full(games, rolled[1]))
     while (masks != FULL_MASK).any():
-        masks, nus, gain = play_turns(expected_policies(tilde, scores, masks, nus), masks, nus, variant, rng, start)
+        policy = yield from expected_policies_steps(tilde, scores, masks, nus)
+        masks, nus, gain = play_turns(policy, masks, nus, variant, rng, start)
         gained += gain
         start = None
+        yield
     return gained, nus == BONUS_THRESHOLD
 
 

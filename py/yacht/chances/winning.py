@@ -50,6 +50,7 @@ from ..core.dice import (
     subkeeps,
 )
 from ..core.rules import Variant, score_table
+from ..core.steps import Steps, finish
 from .outcome import Distribution, Turn, key, max_future, reachable_levels, successor_rows
 
 EXACT_FREE: Final = 4
@@ -57,7 +58,7 @@ EXACT_FREE: Final = 4
 
 CHUNK_COLUMNS: Final = 4096
 """States × gathered points solved at once with two channels (bounds memory: about 25 MB per
-channel); with K channels, 2/K as many (``solve_goal_after``)."""
+channel); with K channels, 2/K as many (``solve_goal_after_steps``)."""
 
 
 def win_payoff(opponent: Distribution, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -207,11 +208,11 @@ def solve_goal(
     del tilde
     if mask == FULL_MASK:
         return _full_sheet_turn(payoff, score), {}
-    after = solve_goal_after(variant, mask, nu, score, payoff, weights)
+    after = finish(solve_goal_after_steps(variant, mask, nu, score, payoff, weights))
     return root_turns([after], weights), after
 
 
-def solve_goal_after(
+def solve_goal_after_steps(
     variant: Variant,
     mask: int,
     nu: int,
@@ -219,8 +220,9 @@ def solve_goal_after(
     payoff: np.ndarray,
     weights: np.ndarray,
     bonus: bool = False,
-) -> dict[int, np.ndarray]:
-    """``solve_goal``'s channels after each free category (a sheet with one free at least).
+) -> Steps[dict[int, np.ndarray]]:
+    """``solve_goal``'s channels after each free category (a sheet with one free at least), in
+    steps (``core.steps``: one chunk of a level each).
 
     Only the (state, g) pairs the root can reach are solved (``reachable_pairs``:
     a few per cent to a third of the dense state × g grid); each pair's column is
@@ -238,19 +240,12 @@ def solve_goal_after(
         values = np.concatenate([values, has_bonus[:, None].astype(np.float64)], axis=1)
     chunk = max(64, CHUNK_COLUMNS * 2 // values.shape[1])
     for j in range(len(pairs) - 2, 0, -1):
-        values = np.concatenate(
-            [
-                level_pairs(
-                    values,
-                    pairs[j + 1],
-                    plan.successors[j],
-                    pairs[j].rows[i : i + chunk],
-                    pairs[j].points[i : i + chunk],
-                    weights,
-                )
-                for i in range(0, len(pairs[j].rows), chunk)
-            ]
-        )
+        parts = []
+        for i in range(0, len(pairs[j].rows), chunk):
+            rows, points = pairs[j].rows[i : i + chunk], pairs[j].points[i : i + chunk]
+            parts.append(level_pairs(values, pairs[j + 1], plan.successors[j], rows, points, weights))
+            yield
+        values = np.concatenate(parts)
     return root_after(values, plan)
 
 

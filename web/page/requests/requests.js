@@ -149,25 +149,35 @@ export function requestAdvice() {
 
 /** Requests of `action` ({query}) whose answer goes to store[key] as {query, result} or
  * {query, error}, shown as `what`: the histogram and the review. `stepped`: the worker answers
- * them in steps, and one still running is cancelled when another is wanted. */
+ * them in steps, and one still running is cancelled when no longer wanted (the page's mark
+ * yacht:<action>:cancel, for the tests and devtools). One cancelled, or ended by a Retry's new
+ * worker, leaves the store as it was. */
 function panelRequests(action, key, what, stepped = false) {
+  const cancel = (query) => {
+    performance.mark(`yacht:${action}:cancel`, { detail: query });
+    worker.call("cancel", { action }).catch(() => {});
+  };
   return new LatestRequest({
-    cancel: stepped ? () => worker.call("cancel", { action }).catch(() => {}) : null,
+    cancel: stepped ? cancel : null,
     canSend: () => store.ready,
     send: (query) => worker.call(action, { query }),
     done: (query, result) => update(what, (s) => (s[key] = { query, result })),
     failed: (query, error) => {
       if (error.kind === "load") failLoading(error);
-      update(what, (s) => (s[key] = error.kind === "cancelled" ? null : { query, error }));
+      if (error.kind !== "cancelled") update(what, (s) => (s[key] = { query, error }));
     },
   });
 }
 
-/** The final-score histogram of a position with a goal, once its advice is shown. */
-const histogramRequests = panelRequests("distribution", "histogram", "histogram");
+/** The final-score histogram of a position with a goal, once its advice is shown: computed in
+ * steps, between which the worker answers the advice of a new position (which never waits for
+ * a chart); the chart of a position no longer shown is cancelled, and its answer dropped. */
+const histogramRequests = panelRequests("distribution", "histogram", "histogram", true);
 
 export function requestHistogram(query) {
-  if (store.histogram?.query !== query) histogramRequests.want(query);
+  if (store.histogram?.query === query)
+    histogramRequests.drop(); // drawn already: no other is wanted
+  else histogramRequests.want(query);
 }
 
 /** The review of the game shown, while the review panel is open. */

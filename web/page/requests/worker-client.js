@@ -82,31 +82,44 @@ export class WorkerClient {
  *
  * `send(request)` returns a promise; `done(request, result)` or `failed(request, error)` is called
  * with its outcome; `canSend()` says whether requests can go out now (the worker has loaded):
- * call `pump()` again when it becomes true. */
+ * call `pump()` again when it becomes true. `cancel(request)`, if given, is called when another
+ * request is wanted while `request` runs (the worker then ends it early, as a failure). */
 export class LatestRequest {
-  constructor({ send, done, failed, canSend }) {
-    Object.assign(this, { send, done, failed, canSend });
+  constructor({ send, done, failed, canSend, cancel = null }) {
+    Object.assign(this, { send, done, failed, canSend, cancel });
     this.wanted = null;
-    this.busy = false;
+    this.running = null;
+    this.dropped = null;
   }
 
   /** Ask for `request`; it replaces any request still waiting. */
   want(request) {
     this.wanted = request;
+    if (this.running !== null && this.running !== request) this.cancel?.(this.running);
     this.pump();
   }
 
+  /** Nothing is wanted now: a request waiting is dropped, and the one running is cancelled (if it
+   * can be) and its outcome ignored. */
+  drop() {
+    this.wanted = null;
+    if (this.running === null || this.dropped === this.running) return;
+    this.dropped = this.running;
+    this.cancel?.(this.running);
+  }
+
   async pump() {
-    if (this.busy || this.wanted === null || !this.canSend()) return;
+    if (this.running !== null || this.wanted === null || !this.canSend()) return;
     const request = this.wanted;
     this.wanted = null;
-    this.busy = true;
+    this.running = request;
     try {
-      this.done(request, await this.send(request));
+      const result = await this.send(request);
+      if (this.dropped !== request) this.done(request, result);
     } catch (error) {
-      this.failed(request, error);
+      if (this.dropped !== request) this.failed(request, error);
     } finally {
-      this.busy = false;
+      this.running = this.dropped = null;
     }
     this.pump();
   }
