@@ -62,18 +62,18 @@ second is a Python module: the first worker's first browser test takes the run's
 SLOWEST_FIRST = [
     f"tests/{name}.py"
     for name in (
-        "test_chunk_writer",
-        "browser/test_core_order",
         "test_reach",
         "browser/test_layout",
+        "browser/test_core_order",
         "browser/test_engines_first_visits",
-        "browser/test_page",
-        "browser/test_rival_game",
+        "test_chunk_writer",
         "test_build_shared",
-        "browser/test_one_screen",
         "test_duel",
-        "browser/test_coach_words",
+        "browser/test_rival_game",
+        "browser/test_page",
         "browser/test_runtime",
+        "browser/test_one_screen",
+        "browser/test_coach_words",
     )
 ]
 """``LONGEST_FIRST`` of ``make test-slow`` (``-m slow``): its modules by the time of their slow
