@@ -66,6 +66,7 @@ bench: site chromium engines
 	$(PY) bench/bench_lazy_compile.py
 	$(PY) bench/bench_phone.py --quota 0.5,0.25
 	$(PY) bench/bench_rival_wait.py
+	$(PY) bench/bench_chart_wait.py
 	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_engines.py
 
