@@ -2,10 +2,10 @@
 the scripts of ``BUNDLES`` and the stylesheet of ``STYLESHEETS``, each bundled by esbuild (pinned
 in ``package.json``) from its entry and the modules it imports: the page's modules
 (``web/page/``) as ``app.js``, the worker's as ``worker.js``, the snapshot worker's as
-``snapshot-worker.js``, ``web/page/styles/`` as ``style.css``. A cold load then asks for one
-script where it asked for 32, and the worker's own request no longer waits behind the page's
-modules on the browser's six connections to a host. Removes what earlier builds published in
-their place (``STALE``)."""
+``snapshot-worker.js``, the wheel helper's as ``wheel-worker.js``, ``web/page/styles/`` as
+``style.css``. A cold load then asks for one script where it asked for 32, and the worker's own
+request no longer waits behind the page's modules on the browser's six connections to a host.
+Removes what earlier builds published in their place (``STALE``)."""
 
 import shutil
 import subprocess
@@ -26,6 +26,7 @@ BUNDLES: Final = {
     "app.js": "web/page/main.js",
     "worker.js": "web/worker/worker.js",
     "snapshot-worker.js": "web/worker/snapshot-worker.js",
+    "wheel-worker.js": "web/worker/wheel-worker.js",
 }
 """Each bundled script of ``public/`` and its entry module in the repository."""
 

@@ -18,7 +18,7 @@
 // handle}], slots} (`slots`: the function table's length when the snapshot was taken), or
 // {libraries: [], slots} for a snapshot of the runtime alone.
 
-import { sitePackages, writeFiles } from "./worker-numpy.js";
+import { sitePackages, writeFiles } from "./wheel-files.js";
 
 /** The bytes of a handle (Emscripten's `struct dso` is smaller: only its fields above are used). */
 const HANDLE_BYTES = 64;

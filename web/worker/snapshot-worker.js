@@ -15,14 +15,23 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
 import { importPackages } from "./snapshot-packages.js";
 import { alteredStdlib } from "./worker-check.js";
-import { fetchBytes, fetchJSON } from "./worker-fetch.js";
+import { RUNTIME } from "./runtime.js";
+import { fetchWheel, sitePackages, writeFiles } from "./wheel-files.js";
+import { fetchJSON } from "./worker-fetch.js";
 import { here, pyodideOptions } from "./worker-load.js";
-import { numpyFiles, sitePackages, unzip, writeFiles } from "./worker-numpy.js";
+
+/** NumPy's unpacked files when the wheel's bytes are the build's (sha256); rejects otherwise. */
+async function numpyFiles() {
+  const url = here(RUNTIME.numpyURL);
+  const fetched = await fetchWheel(url, "numpy", { sha256: RUNTIME.numpySha256 });
+  if (!fetched) throw new Error(`${url}: not the build's NumPy wheel`);
+  return fetched.files;
+}
 
 /** Our wheel's unpacked files (build.json names it). */
 async function packageFiles() {
   const build = await fetchJSON(here("build.json"), "package");
-  return unzip(await fetchBytes(here(build.wheel.url), "package"));
+  return (await fetchWheel(here(build.wheel.url), "package")).files;
 }
 
 try {

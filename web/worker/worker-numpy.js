@@ -7,7 +7,8 @@
 // phone), at low priority beside a fresh start (the runtime's own files come first on the
 // network). Its bytes are checked against the sha256 the build published (fetched once more from
 // the server, past the caches, when they are not) and unpacked by the browser
-// (DecompressionStream), still while Python starts; once it runs, the files are written
+// (DecompressionStream), all in the wheel helper's thread (wheel-helper.js) while Python starts on
+// the worker's; once it runs, the files are written
 // into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them
 // (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about 0.5 s of a
 // second visit on a phone-like CPU). Should anything of that fail (no DecompressionStream, a
@@ -26,8 +27,8 @@
 // "numpy-install", state: "javascript", "loadPackage" or "snapshot"} once installed.
 
 import { RUNTIME } from "./runtime.js";
-import { sha256 } from "./worker-check.js";
-import { fetchBytes } from "./worker-fetch.js";
+import { sitePackages, writeFiles } from "./wheel-files.js";
+import { fetchWheelAside } from "./wheel-helper.js";
 import { here, LoadError, progress } from "./worker-load.js";
 
 const URL_OF_WHEEL = here(RUNTIME.numpyURL);
@@ -37,94 +38,29 @@ const UNPACKED = "unpacked in JavaScript";
 
 let wheel = null;
 
-/** The wheel's bytes from `url` when they are the build's (sha256), else null; never rejects. */
-async function fetchChecked(url, options) {
-  try {
-    const bytes = await fetchBytes(url, "numpy", options);
-    return (await sha256(bytes)) === RUNTIME.numpySha256 ? bytes : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low") and unpacking it; once
- * only. Bytes that are not the build's (a damaged copy the service worker kept, say) are fetched
- * once more from the server, past every cache (the URL with a query of its own). Resolves to
- * {bytes, files} when the bytes are the build's (`files`: a promise of the unpacked members,
- * rejected when they cannot be), else null (never rejects). */
+/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low"), checking and unpacking it,
+ * in the wheel helper's thread (wheel-helper.js); once only. Bytes that are not the build's (a
+ * damaged copy the service worker kept, say) are fetched once more from the server, past every
+ * cache. Resolves to {bytes, files} when the bytes are the build's (`files`: a promise of the
+ * unpacked members, rejected when they cannot be), else null (never rejects). */
 export function fetchNumpyWheel(priority) {
   wheel ??= (async () => {
-    const bytes =
-      (await fetchChecked(URL_OF_WHEEL, { priority })) ??
-      (await fetchChecked(`${URL_OF_WHEEL}?again=${Date.now()}`, { priority, fresh: true }));
-    if (!bytes) return null;
-    globalThis.numpySteps.fetched = performance.now();
+    const fetched = await fetchWheelAside(URL_OF_WHEEL, "numpy", { sha256: RUNTIME.numpySha256, priority }).catch(
+      () => null,
+    );
+    if (!fetched) return null;
+    const { bytes, files, fetchedAt, unpackedAt } = fetched;
+    globalThis.numpySteps.fetched = fetchedAt - performance.timeOrigin;
     progress("numpy-wheel", "fetched");
-    const files = unzip(bytes);
     files
       .then(() => {
-        globalThis.numpySteps.unpacked = performance.now();
+        globalThis.numpySteps.unpacked = unpackedAt - performance.timeOrigin;
         progress("numpy-wheel", "unpacked");
       })
       .catch(() => {});
     return { bytes, files };
   })();
   return wheel;
-}
-
-/** NumPy's unpacked files when the wheel's bytes are the build's (the snapshot worker's, which
- * reports nothing to the page); rejects otherwise. */
-export async function numpyFiles() {
-  const bytes = await fetchChecked(URL_OF_WHEEL, {});
-  if (!bytes) throw new Error(`${URL_OF_WHEEL}: not the build's NumPy wheel`);
-  return unzip(bytes);
-}
-
-/** The members of the zip file `bytes` as [name, Uint8Array] (folders left out), inflated by the
- * browser. The bytes were checked by their sha256 first (NumPy's; our wheel's come from the build
- * that named them): this reads a well-formed wheel. */
-export async function unzip(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let end = bytes.length - 22; // the end of central directory record (no comment in a wheel of ours)
-  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
-  if (end < 0) throw new Error("no zip directory");
-  const names = new TextDecoder();
-  const members = [];
-  for (let i = 0, at = view.getUint32(end + 16, true); i < view.getUint16(end + 10, true); i++) {
-    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("a damaged zip directory");
-    const [method, size, nameLength] = [
-      view.getUint16(at + 10, true),
-      view.getUint32(at + 20, true),
-      view.getUint16(at + 28, true),
-    ];
-    const local = view.getUint32(at + 42, true);
-    const name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    const data = bytes.subarray(start, start + size);
-    if (name.endsWith("/")) continue;
-    if (method !== 0 && method !== 8) throw new Error(`${name}: zip method ${method}`);
-    const inflated =
-      method === 0
-        ? data
-        : new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer();
-    members.push(Promise.resolve(inflated).then((body) => [name, new Uint8Array(body)]));
-  }
-  return Promise.all(members);
-}
-
-/** The site-packages folder of `pyodide`'s Python, or null. */
-export const sitePackages = (pyodide) =>
-  pyodide.runPython("import sys; next((p for p in sys.path if p.endswith('/site-packages')), None)");
-
-/** Write `files` (unzip's) into the folder `site`. */
-export function writeFiles(pyodide, files, site) {
-  const { FS } = pyodide;
-  for (const [name, data] of files) {
-    const path = `${site}/${name}`;
-    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    FS.writeFile(path, data);
-  }
 }
 
 /** Write `files` into `site` and load the WebAssembly modules among them as loadPackage would

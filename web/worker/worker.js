@@ -41,7 +41,7 @@ import { startFromSnapshot } from "./snapshot-start.js";
 import { restoreFinished } from "./snapshot-state.js";
 import { answering } from "./worker-answer.js";
 import { altered, alteredStdlib } from "./worker-check.js";
-import { fetchBytes, fetchJSON } from "./worker-fetch.js";
+import { fetchJSON } from "./worker-fetch.js";
 import {
   failingOnWasmErrors,
   fileOf,
@@ -52,22 +52,26 @@ import {
   runtimeIn,
   step,
 } from "./worker-load.js";
-import { fetchNumpyWheel, loadNumpy, unzip } from "./worker-numpy.js";
+import { sitePackages, writeFiles } from "./wheel-files.js";
+import { fetchWheelAside, startHelper } from "./wheel-helper.js";
+import { fetchNumpyWheel, loadNumpy } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
 
+startHelper(); // the wheel helper, ready before Python starts (wheel-helper.js)
+
 /** build.json names our wheel and the tables (the page's build writes it). */
 const build = fetchJSON(here("build.json"), "package");
 build.catch(() => {}); // reported where it is awaited
 
-/** Our wheel's bytes, fetched once the runtime's files are in (runtimeFirst). */
-const wheel = build.then((b) => runtimeFirst.then(() => fetchBytes(here(b.wheel.url), "package")));
+/** Our wheel, fetched and unpacked in the wheel helper's thread (wheel-helper.js) once the
+ * runtime's files are in (runtimeFirst): {bytes, files} (wheel-files.js: fetchWheel). */
+const wheel = build.then((b) => runtimeFirst.then(() => fetchWheelAside(here(b.wheel.url), "package")));
 wheel.catch(() => {});
-/** Our wheel's files (a snapshot start writes them: snapshot-packages.js), unpacked once its bytes are in. */
-let packageFiles = null;
-const unpackedPackage = () => (packageFiles ??= wheel.then(unzip));
+/** Our wheel's files (the package step writes them; a snapshot start too: snapshot-packages.js). */
+const unpackedPackage = () => wheel.then((w) => w.files);
 
 /** How long after the first table has loaded a fresh start begins taking the warm start's
  * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables and
@@ -122,15 +126,21 @@ const runtime = (async () => {
 const python = (async () => {
   const pyodide = await runtime;
   return step("package", {}, async () => {
-    const bytes = await wheel;
-    // site-packages from sys.path (sysconfig would find it too, but importing it costs about 20 ms)
-    const path = pyodide.pyimport("sys").path.toJs();
-    const site = path.find((folder) => folder.endsWith("/site-packages")) ?? path.at(-1);
+    const { files } = await wheel;
     const file = fileOf((await build).wheel.url);
-    try {
-      if (!globalThis.packagesRestored) pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
-    } catch (error) {
-      throw new LoadError("package", `${file}: not a readable wheel`, String(error?.message ?? error));
+    if (!globalThis.packagesRestored) {
+      let members;
+      try {
+        members = await files;
+      } catch (error) {
+        throw new LoadError("package", `${file}: not a readable wheel`, String(error?.message ?? error));
+      }
+      const site = sitePackages(pyodide);
+      if (!site) throw new LoadError("package", `${file}: no site-packages on Python's path`);
+      writeFiles(pyodide, members, site);
+      // site-packages was listed when NumPy was imported: its finder alone lists it again
+      // (importlib.invalidate_caches() would also read the standard library's zip again: 0.1 s)
+      pyodide.runPython(`import sys\nif (f := sys.path_importer_cache.get("${site}")): f.invalidate_caches()`);
     }
     let api;
     try {
