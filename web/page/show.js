@@ -221,7 +221,7 @@ const SHOW = {
   /** Files answers went without have arrived: what was answered without them is asked again
    * (the estimate stays shown until the new answer). */
   recovered: () => {
-    requestAdvice();
+    requestAdvice(true);
     requestExplanation();
   },
   /** The browser went online or offline: the estimate's words; online, the files fetched again. */

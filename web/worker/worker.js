@@ -186,6 +186,21 @@ globalThis.setLookAhead = setLookAhead; // for bench/bench_rival_wait.py: fetchi
 
 const { answer, answerInSteps, cancelSteps } = answering(python, loadMissing);
 
+/** The runtime, the package and the first table: the table of `variant` when build.json lists it
+ * (else the default variant's). */
+async function start({ variant }) {
+  const b = await build.catch((error) => {
+    throw new LoadError("package", error.message);
+  });
+  const atStart = Object.values(b.kinds).filter((k) => k.fetch === "start");
+  const known = typeof variant === "string" && atStart.every((k) => Object.hasOwn(b[k.field], variant));
+  const first = known ? variant : b.default_variant;
+  runtimeFirst.then(() => loadStart(first)).catch(() => {}); // fetched once the runtime is in
+  const py = await python;
+  await loadStart(first);
+  return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
+}
+
 /** The advice of one position query: yacht.api.advise_query's dict; the chunks ahead fetched after. */
 async function advise(query) {
   const result = await answer("advise_query", query);
@@ -193,22 +208,22 @@ async function advise(query) {
   return result;
 }
 
+/** Settles once the start action is done (or failed): an advice asked for before then (the page
+ * asks for the first one at once) waits for it, so that Python is not called before the first
+ * table is in (the call would only find it missing, and delay loading it). */
+let started = Promise.resolve();
+
 const actions = {
   /** Resolves when the runtime, the package and the table of `variant` are ready. */
-  async start({ variant }) {
-    const b = await build.catch((error) => {
-      throw new LoadError("package", error.message);
-    });
-    const atStart = Object.values(b.kinds).filter((k) => k.fetch === "start");
-    const known = typeof variant === "string" && atStart.every((k) => Object.hasOwn(b[k.field], variant));
-    const first = known ? variant : b.default_variant;
-    runtimeFirst.then(() => loadStart(first)).catch(() => {}); // fetched once the runtime is in
-    const py = await python;
-    await loadStart(first);
-    return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
+  start(args) {
+    const starting = start(args);
+    started = starting.catch(() => {});
+    return starting;
   },
 
-  advise({ query }) {
+  /** The advice of a position query (advise), once the start action is done. */
+  async advise({ query }) {
+    await started;
     return advise(query);
   },
 
@@ -227,6 +242,7 @@ const actions = {
   /** Where a game record stands: yacht.api.game_query's dict (canonical query, position, advice);
    * with a goal, the chunks ahead fetched after. */
   async game({ query }) {
+    await started;
     const result = await answer("game_query", query);
     fetchAheadOf(query, true).catch(() => {});
     return result;

@@ -117,9 +117,12 @@ function failLoading(error) {
 
 let firstAdvice = true;
 
-/** The advice of the position or game shown: only the latest request's answer is shown. */
+/** The advice of the position or game shown: only the latest request's answer is shown. It is
+ * sent as soon as there is a worker, before it has loaded: the worker answers it once its first
+ * table is in (worker.js), after its answer to start, so that the first advice does not wait for
+ * the page to hear that the worker is ready and ask. */
 const adviceRequests = new LatestRequest({
-  canSend: () => store.ready,
+  canSend: () => worker !== null,
   send: (request) => {
     request.worker = worker;
     return worker.call(request.action, { query: request.query });
@@ -139,12 +142,19 @@ const adviceRequests = new LatestRequest({
 });
 
 /** The advice of what is shown, once the rules are in: a position is read with them (their arrival
- * asks again; a warm start can be ready before rules.json arrives). */
-export function requestAdvice() {
+ * asks again; a warm start can be ready before rules.json arrives). The same request already sent
+ * to this worker, or waiting, is not asked again, unless `again` (files it went without have
+ * arrived since). */
+export function requestAdvice(again = false) {
   if (!store.rules) return;
   const query = store.link ?? currentQuery();
   const action = isGameQuery(query) ? "game" : "advise";
-  adviceRequests.want({ query, generation: store.generation, link: store.link !== null, action });
+  const request = { query, generation: store.generation, link: store.link !== null, action };
+  const same = (other) =>
+    other && ["query", "generation", "link", "action"].every((key) => other[key] === request[key]);
+  const { running, wanted } = adviceRequests;
+  if (!again && (same(wanted) || (same(running) && running.worker === worker))) return;
+  adviceRequests.want(request);
 }
 
 /** Requests of `action` ({query}) whose answer goes to store[key] as {query, result} or
