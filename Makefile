@@ -27,11 +27,13 @@ serve: $(VENV)/.installed node_modules/.installed
 
 # Lint, then the core, CLI and browser tests on both cores (pytest-xdist: one module per worker at a
 # time, so a module's page and Pyodide start are shared), all but the slow ones; test-slow runs those.
+# SLOW=1 (CI: .ci/run) runs the slow tests too, in the same run: one pytest, its modules longest
+# first (tests/conftest.py), so that neither part ends with one module running alone on one core.
 PYTEST_WORKERS ?= 2
 PYTEST = $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 test: site headless-shell engines lint
-	$(PYTEST) -m "not slow"
+	$(PYTEST) $(if $(SLOW),,-m "not slow")
 
 test-slow: site headless-shell
 	$(PYTEST) -m slow

@@ -80,8 +80,14 @@ SLOWEST_FIRST = [
 tests. The first is a Python module, for the same reason."""
 
 
+ALL_FIRST = SLOWEST_FIRST + [module for module in LONGEST_FIRST if module not in SLOWEST_FIRST]
+"""The order of a run of every test, slow or not (``make test SLOW=1``: CI): the modules with slow
+tests hold the most time of all, then the others of ``LONGEST_FIRST``."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    order = SLOWEST_FIRST if config.getoption("markexpr") == "slow" else LONGEST_FIRST
+    marks = config.getoption("markexpr")
+    order = SLOWEST_FIRST if marks == "slow" else LONGEST_FIRST if marks else ALL_FIRST
     rank = {module: i for i, module in enumerate(order)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
