@@ -227,3 +227,23 @@ def test_a_wheel_helper_that_cannot_start_leaves_the_wheels_to_the_worker(
     assert_wheels_unpacked_by(fresh_page, runtime, "worker")
     expect(fresh_page.get_by_test_id("error")).to_be_hidden()
     assert_same_advice(fresh_page, cpython(QUERY))
+
+
+@pytest.mark.parametrize("start", ["fresh", "snapshot"])
+def test_the_runtimes_files_are_asked_for_as_the_worker_starts_and_each_fetched_once(
+    start: str, request: pytest.FixtureRequest, server, cpython
+) -> None:
+    """pyodide.asm.wasm, the standard library and the lock file are fetched as the worker starts,
+    before it looks for a snapshot (worker-load.js: earlyRuntimeFiles), and loadPyodide is handed
+    those requests, on a first visit and on a start from the snapshot: none is fetched twice."""
+    page: Page = request.getfixturevalue("fresh_page" if start == "fresh" else "warm_page")
+    page.goto(server.url(f"index.html?{QUERY}"))
+    wait_for_advice(page, QUERY)
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    assert worker.evaluate("globalThis.runtimeStart") == start
+    files = ["pyodide-lock.json", "pyodide.asm.wasm", "python_stdlib.zip"]
+    early = worker.evaluate("globalThis.earlyRuntimeFiles")
+    assert sorted(early["served"]) == files and early["unused"] == []
+    fetched = worker.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)")
+    assert sorted(path.split("/")[-1] for path in fetched if path.split("/")[-1] in files) == files
+    assert_same_advice(page, cpython(QUERY))

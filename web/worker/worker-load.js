@@ -1,7 +1,8 @@
 // The worker's loading steps (web/worker/worker.js runs them): a failure to load one step as a
 // LoadError naming the file, progress messages to the page, the guard that turns a WebAssembly
 // module that fails to compile into a LoadError, loadPyodide's options (pyodideOptions, shared
-// with snapshot-worker.js) and the gate that lets the runtime's own files come first.
+// with snapshot-worker.js), the runtime's files asked for as the worker starts (earlyRuntimeFiles)
+// and the gate that lets the runtime's own files come first.
 
 import { RUNTIME } from "./runtime.js";
 
@@ -90,6 +91,39 @@ export const pyodideOptions = {
   stdLibURL: here(RUNTIME.stdLibURL),
   lockFileURL: here(RUNTIME.lockFileURL),
 };
+
+/** The runtime's files loadPyodide fetches (pyodide.asm.wasm, the standard library, the lock
+ * file), asked for as soon as the worker starts rather than when loadPyodide asks, after the
+ * worker has looked for a snapshot (about 20 ms later on a first visit). `serving(work)`: work()
+ * with fetch answering each of those URLs once from its early request (loadPyodide asks for
+ * each once). `globalThis.earlyRuntimeFiles` (for the tests): the files loadPyodide was handed,
+ * and those it never asked for (`unused`: fetched for nothing), once `work` is done. */
+export function earlyRuntimeFiles() {
+  const urls = [`${pyodideOptions.indexURL}pyodide.asm.wasm`, pyodideOptions.stdLibURL, pyodideOptions.lockFileURL];
+  const early = new Map(urls.map((url) => [url, fetch(url)]));
+  for (const response of early.values()) response.catch(() => {}); // loadPyodide reports a failure
+  const served = [];
+  return {
+    async serving(work) {
+      const { fetch: original } = globalThis;
+      globalThis.fetch = (resource, init) => {
+        const url = new URL(String(resource?.url ?? resource), location.href).href;
+        const response = early.get(url);
+        if (!response) return original(resource, init);
+        early.delete(url);
+        served.push(fileOf(url));
+        return response;
+      };
+      try {
+        return await work();
+      } finally {
+        globalThis.fetch = original;
+        globalThis.earlyRuntimeFiles = { served, unused: [...early.keys()].map(fileOf) };
+        early.clear();
+      }
+    },
+  };
+}
 
 // The runtime's files first ---------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ import { answering } from "./worker-answer.js";
 import { altered, alteredStdlib } from "./worker-check.js";
 import { fetchJSON } from "./worker-fetch.js";
 import {
+  earlyRuntimeFiles,
   failingOnWasmErrors,
   fileOf,
   here,
@@ -61,6 +62,7 @@ import { tableLoaders } from "./worker-tables.js";
 // Everything below starts when the worker starts ----------------------------------------
 
 startHelper(); // the wheel helper, ready before Python starts (wheel-helper.js)
+const runtimeFiles = earlyRuntimeFiles(); // fetched now, handed to loadPyodide (worker-load.js)
 
 /** build.json names our wheel and the tables (the page's build writes it). */
 const build = fetchJSON(here("build.json"), "package");
@@ -101,7 +103,10 @@ async function startFresh() {
  * from other failures); NumPy comes from our lock file, whose sha256 loadPackage checks. */
 async function startPyodide() {
   const inFirst = (file) => file === "pyodide.asm.wasm" && runtimeIn(); // before Python starts
-  const pyodide = (await startFromSnapshot(unpackedPackage)) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst));
+  const pyodide = await runtimeFiles.serving(
+    async () =>
+      (await startFromSnapshot(unpackedPackage)) ?? (await failingOnWasmErrors("runtime", startFresh, inFirst)),
+  );
   const refused = await alteredStdlib(pyodide);
   if (refused) throw refused;
   globalThis.pyodide = pyodide; // for tools/record_imports.py and the browser tests (Playwright evaluates here)
