@@ -12,8 +12,7 @@ marks the page sets, ``yacht:<step>:done`` (runtime, NumPy, package, table) and
 ``yacht:first-advice`` (the answer); for the bare page, its runtime and NumPy steps
 (``bare:runtime``, ``bare:numpy-ready``). Prints per step the medians of its time and of that
 compile time, ms. Checks what it claims: each advisor load started Python afresh (NumPy installed
-from its wheel, no snapshot) and each trace holds the page's dedicated worker (and no more than
-the advisor's wheel helper besides) with the marks.
+from its wheel, no snapshot) and each trace holds exactly one dedicated worker with the marks.
 """
 
 import argparse
@@ -30,9 +29,6 @@ from playwright.sync_api import Browser, sync_playwright
 CATEGORIES = ["blink.user_timing", "v8.wasm", "toplevel"]
 """What the trace records: the page's marks, V8's WebAssembly compiles, and the thread names."""
 COMPILE = "wasm.CompileLazy"
-WORKERS = 2
-"""The dedicated workers a trace holds: the page's (the advisor page's, or the bare page's) and
-the advisor's wheel helper (web/worker/wheel-helper.js), which the page's worker starts."""
 
 
 def traced_load(browser: Browser, url: str, last: str) -> list[dict]:
@@ -55,28 +51,20 @@ def traced_load(browser: Browser, url: str, last: str) -> list[dict]:
 def step_figures(events: list[dict], edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
     """{step: (ms from the mark before it to its own, ms of ``COMPILE`` on the worker's thread in
     between)}, ``edges`` the (step, mark) pairs in order, the first step timed from the worker
-    thread's first event; ValueError when the trace does not hold one or two dedicated workers (the
-    first to start is the page's) and each mark once."""
+    thread's first event; ValueError when the trace does not hold one dedicated worker and each
+    mark once."""
     threads = {
         (e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("ph") == "M" and e["name"] == "thread_name"
     }
-    first_event = {}
-    for e in events:
-        if e.get("ph") != "M":
-            thread = (e.get("pid"), e.get("tid"))
-            first_event[thread] = min(first_event.get(thread, e["ts"]), e["ts"])
-    workers = sorted(
-        (t for t, name in threads.items() if name == "DedicatedWorker thread" and t in first_event), key=first_event.get
-    )
-    if not workers or len(workers) > WORKERS:
-        raise ValueError(f"the trace holds {len(workers)} dedicated workers, expected 1 to {WORKERS}")
-    workers = workers[:1]  # the page's worker starts first, its wheel helper after it
+    workers = [thread for thread, name in threads.items() if name == "DedicatedWorker thread"]
+    if len(workers) != 1:
+        raise ValueError(f"the trace holds {len(workers)} dedicated workers, expected 1")
     times: dict[str, list[float]] = {}
     for e in events:
         if e.get("cat", "").startswith("blink.user_timing") and e.get("ph") in ("R", "I", "n", "b"):
             times.setdefault(e["name"], []).append(e["ts"])
     missing = [mark for _, mark in edges if len(times.get(mark, [])) != 1]
-    times[""] = [first_event[workers[0]]]
+    times[""] = [min(e["ts"] for e in events if (e.get("pid"), e.get("tid")) == workers[0] and e.get("ph") != "M")]
     if missing:
         raise ValueError(f"the trace does not hold each of these marks once: {', '.join(missing)}")
     compiles = [

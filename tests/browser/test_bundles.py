@@ -64,8 +64,7 @@ def test_the_site_publishes_the_bundles_and_none_of_the_modules_in_them(site) ->
 
 
 def test_a_cold_load_fetches_one_page_script_and_the_workers_bundle(fresh_page: Page, server) -> None:
-    """Before the first advice: app.js, worker.js, the wheel helper's wheel-worker.js (started by
-    the worker), and the runtime's own modules; no request but
+    """Before the first advice: app.js, worker.js, and the runtime's own modules; no request but
     the page's own head (its stylesheet, script, icon, manifest) and rules.json goes out before the
     worker's."""
     server.requested.clear()
@@ -73,7 +72,7 @@ def test_a_cold_load_fetches_one_page_script_and_the_workers_bundle(fresh_page: 
     wait_for_advice(fresh_page, QUERY)
     scripts = [p for p in server.requested if p.endswith((".js", ".mjs")) and p not in LATER]
     assert sorted(scripts) == sorted(
-        ["/app.js", "/worker.js", "/wheel-worker.js", "/runtime.js", "/pyodide/pyodide.mjs", "/pyodide/pyodide.asm.js"]
+        ["/app.js", "/worker.js", "/runtime.js", "/pyodide/pyodide.mjs", "/pyodide/pyodide.asm.js"]
     )
     before = server.requested[: server.requested.index("/worker.js")]
     # rules.json is asked for in the same task, just after the worker is created: which of the

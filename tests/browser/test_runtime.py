@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 import record_imports
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 from site_build import runtime as site_runtime
 from site_build import wheel as site_wheel
 
@@ -193,40 +193,6 @@ except ImportError as error:
     assert seen[0] == 14.0
     assert "numpy.linalg's compiled routines (_umath_linalg.inv) are not part of this site's runtime" in seen[1]
     assert seen[2] is False
-
-
-def assert_wheels_unpacked_by(page: Page, runtime: dict, thread: str) -> None:
-    """Both wheels, NumPy's and ours, were fetched and unpacked by ``thread`` ("helper" or
-    "worker": web/worker/wheel-helper.js's wheelThreads), and NumPy installed from them."""
-    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
-    numpy_wheel, our_wheel = runtime["numpyURL"].split("/")[-1], next((PUBLIC / "py").glob("*.whl")).name
-    assert worker.evaluate("globalThis.wheelThreads") == {numpy_wheel: thread, our_wheel: thread}
-    assert worker.evaluate("globalThis.numpyInstall") == "unpacked in JavaScript"
-
-
-def test_the_wheels_are_fetched_and_unpacked_by_the_wheel_helper_while_python_starts(
-    fresh_page: Page, server, cpython, runtime
-) -> None:
-    """The worker starts a worker of its own (wheel-worker.js) before Python starts, and both wheels,
-    NumPy's (checked by its sha256) and ours, are fetched and unpacked there (wheel-helper.js); the
-    worker writes their files and imports them."""
-    fresh_page.goto(server.url(f"index.html?{QUERY}"))
-    wait_for_advice(fresh_page, QUERY)
-    assert_wheels_unpacked_by(fresh_page, runtime, "helper")
-    assert_same_advice(fresh_page, cpython(QUERY))
-
-
-def test_a_wheel_helper_that_cannot_start_leaves_the_wheels_to_the_worker(
-    fresh_page: Page, server, cpython, runtime
-) -> None:
-    """wheel-worker.js not served: the worker fetches and unpacks both wheels itself, and the page
-    answers as ever, with no error shown."""
-    with server.fail("/wheel-worker.js", 404):
-        fresh_page.goto(server.url(f"index.html?{QUERY}"))
-        wait_for_advice(fresh_page, QUERY)
-    assert_wheels_unpacked_by(fresh_page, runtime, "worker")
-    expect(fresh_page.get_by_test_id("error")).to_be_hidden()
-    assert_same_advice(fresh_page, cpython(QUERY))
 
 
 @pytest.mark.parametrize("start", ["fresh", "snapshot"])

@@ -2,10 +2,10 @@
 the scripts of ``BUNDLES`` and the stylesheet of ``STYLESHEETS``, each bundled by esbuild (pinned
 in ``package.json``) from its entry and the modules it imports: the page's modules
 (``web/page/``) as ``app.js``, the worker's as ``worker.js``, the snapshot worker's as
-``snapshot-worker.js``, the wheel helper's as ``wheel-worker.js``, ``web/page/styles/`` as
-``style.css``. A cold load then asks for one script where it asked for 32, and the worker's own
-request no longer waits behind the page's modules on the browser's six connections to a host.
-Removes what earlier builds published in their place (``STALE``)."""
+``snapshot-worker.js``, ``web/page/styles/`` as ``style.css``. A cold load then asks for one
+script where it asked for 32, and the worker's own request no longer waits behind the page's
+modules on the browser's six connections to a host. Removes what earlier builds published in
+their place (``STALE``)."""
 
 import shutil
 import subprocess
@@ -26,7 +26,6 @@ BUNDLES: Final = {
     "app.js": "web/page/main.js",
     "worker.js": "web/worker/worker.js",
     "snapshot-worker.js": "web/worker/snapshot-worker.js",
-    "wheel-worker.js": "web/worker/wheel-worker.js",
 }
 """Each bundled script of ``public/`` and its entry module in the repository."""
 
@@ -36,7 +35,15 @@ STYLESHEETS: Final = {"style.css": "web/page/styles/style.css"}
 BUNDLE_EXTERNAL: Final = ("./pyodide/pyodide.mjs", "./runtime.js")
 """Imports left to the browser: Pyodide's own module, and ``runtime.js``, which this build writes
 later (step 3b) and ``tools/record_imports.py`` replaces with the official runtime's."""
-STALE: Final = ("app", "worker-load.js", "worker-tables.js", "snapshot.js", "bare.html", "bare-worker.js")
+STALE: Final = (
+    "app",
+    "worker-load.js",
+    "worker-tables.js",
+    "snapshot.js",
+    "bare.html",
+    "bare-worker.js",
+    "wheel-worker.js",
+)
 """What earlier builds published and this one does not (the modules now in the bundles, the
 benchmark's bare page): removed from ``public/``."""
 

@@ -1,20 +1,13 @@
 // A wheel (a zip file) for the worker: fetched, checked against the sha256 the build published
 // (when it published one: NumPy's), unpacked by the browser (DecompressionStream), and its files
-// written into Python's site-packages (writeFiles). fetchWheel
-// runs in the wheel helper's thread (wheel-worker.js, started by wheel-helper.js) while the
-// worker's own thread starts Python, or in the thread that asks when no helper can start; the
-// snapshot worker (snapshot-worker.js) calls it in its own.
+// written into Python's site-packages (writeFiles): NumPy's and ours, in the page's worker
+// (worker-numpy.js, worker.js) and in the snapshot worker (snapshot-worker.js).
 
 import { sha256 } from "./worker-check.js";
 import { fetchBytes } from "./worker-fetch.js";
 
-/** The moment now, in ms since the epoch: comparable between threads (each worker's
- * performance.now() counts from its own start). */
-export const epochNow = () => performance.timeOrigin + performance.now();
-
-/** The wheel at `url`: {bytes, files, fetchedAt, unpackedAt}, `bytes` a Uint8Array, `files` a
- * promise of its members (unzip's; rejected when they cannot be read), the two moments (epochNow)
- * when the bytes were in and when they were unpacked (null if they were not). A failure to fetch
+/** The wheel at `url`: {bytes, files}, `bytes` a Uint8Array, `files` a promise of its members
+ * (unzip's, begun at once; rejected when they cannot be read). A failure to fetch
  * is a LoadError of `step` naming the file (fetchBytes). With `sha256`, bytes that are not the
  * build's (a damaged copy the service worker kept, say), or none, are fetched once more from the
  * server, past every cache (the URL with a query of its own), and the result is null when they
@@ -30,11 +23,9 @@ export async function fetchWheel(url, step, { sha256: expected, priority } = {})
     ? ((await checked(url, { priority }).catch(() => null)) ?? (await checked(again.href, { priority, fresh: true })))
     : await checked(url, { priority });
   if (!bytes) return null;
-  const fetchedAt = epochNow();
-  const wheel = { bytes, fetchedAt, unpackedAt: null, files: unzip(bytes) };
-  wheel.files.then(() => (wheel.unpackedAt = epochNow())).catch(() => {});
-  await wheel.files.catch(() => {});
-  return wheel;
+  const files = unzip(bytes);
+  files.catch(() => {}); // reported where it is awaited
+  return { bytes, files };
 }
 
 /** The members of the zip file `bytes` as [name, Uint8Array] (folders left out), inflated by the
@@ -68,11 +59,13 @@ export async function unzip(bytes) {
 }
 
 /** The raw deflate stream `data` inflated: a promise of an ArrayBuffer. Read from a stream of its
- * own (a Blob's stream takes twice as long: each Blob is registered with the browser). */
+ * own (a Blob's stream takes twice as long: each Blob is registered with the browser), its one
+ * chunk a copy: `data` is a view of the whole wheel's buffer, which a stream may take over (detach)
+ * and which every other member's view shares. */
 function inflate(data) {
   const source = new ReadableStream({
     start(controller) {
-      controller.enqueue(data);
+      controller.enqueue(data.slice());
       controller.close();
     },
   });

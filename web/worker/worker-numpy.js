@@ -7,9 +7,8 @@
 // phone), at low priority beside a fresh start (the runtime's own files come first on the
 // network). Its bytes are checked against the sha256 the build published (fetched once more from
 // the server, past the caches, when they are not) and unpacked by the browser
-// (DecompressionStream), all in the wheel helper's thread (wheel-helper.js) while Python starts on
-// the worker's; once it runs, the files are written
-// into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them
+// (DecompressionStream: wheel-files.js), still while Python starts; once it runs, the files are
+// written into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them
 // (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about 0.5 s of a
 // second visit on a phone-like CPU). Should anything of that fail (no DecompressionStream, a
 // Pyodide without loadDynlib, bytes that are not the build's), loadPackage does it all as before:
@@ -27,8 +26,7 @@
 // "numpy-install", state: "javascript", "loadPackage" or "snapshot"} once installed.
 
 import { RUNTIME } from "./runtime.js";
-import { sitePackages, writeFiles } from "./wheel-files.js";
-import { fetchWheelAside } from "./wheel-helper.js";
+import { fetchWheel, sitePackages, writeFiles } from "./wheel-files.js";
 import { here, LoadError, progress } from "./worker-load.js";
 
 const URL_OF_WHEEL = here(RUNTIME.numpyURL);
@@ -38,27 +36,26 @@ const UNPACKED = "unpacked in JavaScript";
 
 let wheel = null;
 
-/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low"), checking and unpacking it,
- * in the wheel helper's thread (wheel-helper.js); once only. Bytes that are not the build's (a
- * damaged copy the service worker kept, say) are fetched once more from the server, past every
- * cache. Resolves to {bytes, files} when the bytes are the build's (`files`: a promise of the
- * unpacked members, rejected when they cannot be), else null (never rejects). */
+/** Start fetching NumPy's wheel (`priority`: fetch's, "high" or "low") and unpacking it; once
+ * only. Bytes that are not the build's (a damaged copy the service worker kept, say) are fetched
+ * once more from the server, past every cache (wheel-files.js: fetchWheel). Resolves to {bytes,
+ * files} when the bytes are the build's (`files`: a promise of the unpacked members, rejected
+ * when they cannot be), else null (never rejects). */
 export function fetchNumpyWheel(priority) {
   wheel ??= (async () => {
-    const fetched = await fetchWheelAside(URL_OF_WHEEL, "numpy", { sha256: RUNTIME.numpySha256, priority }).catch(
+    const fetched = await fetchWheel(URL_OF_WHEEL, "numpy", { sha256: RUNTIME.numpySha256, priority }).catch(
       () => null,
     );
     if (!fetched) return null;
-    const { bytes, files, fetchedAt, unpackedAt } = fetched;
-    globalThis.numpySteps.fetched = fetchedAt - performance.timeOrigin;
+    globalThis.numpySteps.fetched = performance.now();
     progress("numpy-wheel", "fetched");
-    files
+    fetched.files
       .then(() => {
-        globalThis.numpySteps.unpacked = unpackedAt - performance.timeOrigin;
+        globalThis.numpySteps.unpacked = performance.now();
         progress("numpy-wheel", "unpacked");
       })
       .catch(() => {});
-    return { bytes, files };
+    return fetched;
   })();
   return wheel;
 }

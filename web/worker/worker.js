@@ -53,24 +53,22 @@ import {
   runtimeIn,
   step,
 } from "./worker-load.js";
-import { sitePackages, writeFiles } from "./wheel-files.js";
-import { fetchWheelAside, startHelper } from "./wheel-helper.js";
+import { fetchWheel, sitePackages, writeFiles } from "./wheel-files.js";
 import { fetchNumpyWheel, loadNumpy } from "./worker-numpy.js";
 import { offlinePacks } from "./worker-pack.js";
 import { tableLoaders } from "./worker-tables.js";
 
 // Everything below starts when the worker starts ----------------------------------------
 
-startHelper(); // the wheel helper, ready before Python starts (wheel-helper.js)
 const runtimeFiles = earlyRuntimeFiles(); // fetched now, handed to loadPyodide (worker-load.js)
 
 /** build.json names our wheel and the tables (the page's build writes it). */
 const build = fetchJSON(here("build.json"), "package");
 build.catch(() => {}); // reported where it is awaited
 
-/** Our wheel, fetched and unpacked in the wheel helper's thread (wheel-helper.js) once the
- * runtime's files are in (runtimeFirst): {bytes, files} (wheel-files.js: fetchWheel). */
-const wheel = build.then((b) => runtimeFirst.then(() => fetchWheelAside(here(b.wheel.url), "package")));
+/** Our wheel, fetched and unpacked once the runtime's files are in (runtimeFirst): {bytes, files}
+ * (wheel-files.js: fetchWheel). */
+const wheel = build.then((b) => runtimeFirst.then(() => fetchWheel(here(b.wheel.url), "package")));
 wheel.catch(() => {});
 /** Our wheel's files (the package step writes them; a snapshot start too: snapshot-packages.js). */
 const unpackedPackage = () => wheel.then((w) => w.files);

@@ -143,8 +143,8 @@ const adviceRequests = new LatestRequest({
 
 /** The advice of what is shown, once the rules are in: a position is read with them (their arrival
  * asks again; a warm start can be ready before rules.json arrives). The same request already sent
- * to this worker, or waiting, is not asked again, unless `again` (files it went without have
- * arrived since). */
+ * to this worker is not sent again, unless `again` (files it went without have arrived since); one
+ * still waiting (no worker yet when it was wanted) is sent now if it can be. */
 export function requestAdvice(again = false) {
   if (!store.rules) return;
   const query = store.link ?? currentQuery();
@@ -152,8 +152,8 @@ export function requestAdvice(again = false) {
   const request = { query, generation: store.generation, link: store.link !== null, action };
   const same = (other) =>
     other && ["query", "generation", "link", "action"].every((key) => other[key] === request[key]);
-  const { running, wanted } = adviceRequests;
-  if (!again && (same(wanted) || (same(running) && running.worker === worker))) return;
+  const { running } = adviceRequests;
+  if (!again && same(running) && running.worker === worker) return;
   adviceRequests.want(request);
 }
 
