@@ -16,11 +16,14 @@ SNAPSHOTS = """async (name) => {
   const cache = await caches.open(name);
   const found = {};
   for (const request of await cache.keys()) {
-    found[request.url] = (await (await cache.match(request)).arrayBuffer()).byteLength;
+    const response = await cache.match(request);
+    if (response) found[request.url] = (await response.arrayBuffer()).byteLength;
   }
   return found;
 }"""
-"""A page's function: the Cache Storage cache ``name``'s entries, URL → size in bytes (the snapshot's)."""
+"""A page's function: the Cache Storage cache ``name``'s entries, URL → size in bytes (the snapshot's).
+An entry deleted between the listing and its read (a snapshot being saved deletes the other
+builds' meanwhile) is not held, and not listed."""
 
 
 def open_page(page: Page, server, query: str = "", *, load: bool = False) -> None:
