@@ -37,7 +37,7 @@ import numpy as np
 from ..core.categories import BONUS_POINTS, BONUS_THRESHOLD, FULL_MASK, N_CATEGORIES, N_UPPER
 from ..core.rules import VARIANTS, score_table
 from ..core.states import N_MASKS, N_NU, REACHABLE_BY_UPPER
-from ..core.table import TableError, container, inflate, open_container, read_header
+from ..core.table import TableError, container, inflate, open_container, read_header, unshuffle
 from ..core.table_kinds import file_name as kind_file_name
 from .coach import N_COACH
 from .outcome import canonical_nu
@@ -124,8 +124,7 @@ def decode(data: bytes, *, variant: str, quantity: str, source: str) -> np.ndarr
         if header[key] != value:
             raise TableError(f"{source}: header {key} is {str(header[key])[:40]!r}, expected {value!r}")
     n = count(quantity)
-    deltas = np.frombuffer(inflate(payload, 2 * n, source), dtype=np.uint8).reshape(2, -1).T.copy().view("<i2")
-    deltas = deltas.ravel().astype(np.int64)
+    deltas = unshuffle(inflate(payload, 2 * n, source), 2).view("<i2").ravel().astype(np.int64)
     out = np.zeros((N_MASKS, N_NU, N_COACH))
     most = np.zeros(N_COACH)
     most[0] = 1.0
