@@ -72,7 +72,9 @@ SNAPSHOT_SAVED = """async () => {
 }"""
 
 
-class _QuietHandler(BarePage, Handler):
+class GzipHandler(BarePage, Handler):
+    """The site and the bare page, compressed as a static host does (gzip only), quietly."""
+
     encodings = ("gzip",)  # the goal is over gzip (Chromium would take brotli from 127.0.0.1)
 
     def log_message(self, format: str, *args: object) -> None:
@@ -80,7 +82,7 @@ class _QuietHandler(BarePage, Handler):
 
 
 @contextmanager
-def serving(folder: Path, handler: type = _QuietHandler) -> Iterator[str]:
+def serving(folder: Path, handler: type = GzipHandler) -> Iterator[str]:
     """``folder`` served compressed on 127.0.0.1 (by ``handler``, a ``serve.Handler``); yields its base URL."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     httpd.daemon_threads = True

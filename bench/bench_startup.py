@@ -1,6 +1,6 @@
 """The start-up goal alone: the first advice against the bare page, many cold pairs, with intervals.
 
-    .venv/bin/python bench/bench_startup.py [--pairs 30] [--against DIR] [--seed 1]
+    .venv/bin/python bench/bench_startup.py [--pairs 30] [--against DIR] [--seed 1] [--phone]
 
 Serves ``public/`` (and, with ``--against``, another build's ``public/`` on a second port) and
 loads, in a shuffled order within each round, the bare page (``bench/page/bare.html``, served
@@ -12,6 +12,11 @@ round compares them on the same machine state. Prints per site: the medians, b/a
 medians) with a 95 % bootstrap interval (pairs resampled), and the run-by-run ratios' median;
 with ``--against``, the difference of the two sites' (b) medians with its interval. Goal: b/a ≤
 1.10.
+
+``--phone``: both loads as ``bench/bench_phone.py`` measures (b) and (e), as a phone sees them: the
+phone's viewport and touch, its network on the page, its worker and its service worker (allowed, as
+on a first visit), and the files served gzip-compressed as a static host does. Without it: the
+desktop viewport, no network emulation, service workers blocked, files as ``bench_page`` serves them.
 """
 
 import argparse
@@ -23,6 +28,7 @@ import sys
 import threading
 from pathlib import Path
 
+import bench_phone
 from bench_page import CHROMIUM_ARGS, LINK, PUBLIC, PageHandler, bare_load, chromium_executable, mark_time, new_context
 from playwright.sync_api import Browser, sync_playwright
 
@@ -40,8 +46,21 @@ def advice_load(browser: Browser, base: str) -> float:
         context.close()
 
 
-def serve(directory: Path) -> http.server.ThreadingHTTPServer:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(PageHandler, directory=str(directory)))
+def phone_advice_load(browser: Browser, base: str) -> float:
+    """ms from navigation to the first advice, cold, on the phone (``bench_phone``'s (b))."""
+    context = bench_phone.phone_context(browser)
+    try:
+        page = context.new_page()
+        bench_phone.Throttle(context, page)
+        page.goto(f"{base}index.html?{LINK}")
+        return mark_time(page, "yacht:first-advice")
+    finally:
+        context.close()
+
+
+def serve(directory: Path, handler: type = PageHandler) -> http.server.ThreadingHTTPServer:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
@@ -67,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=30, help="rounds: one bare and one advisor load per site (30)")
     parser.add_argument("--against", type=Path, help="another build's public/ to measure in the same rounds")
     parser.add_argument("--seed", type=int, default=1, help="seed of the load order and the bootstrap")
+    parser.add_argument("--phone", action="store_true", help="as a phone sees it (bench_phone)")
     args = parser.parse_args(argv)
     sites = {"this build": PUBLIC}
     if args.against:
@@ -76,7 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (PUBLIC / "build.json").is_file():
         parser.error("public/ is not built: run `make site` first")
     rng = random.Random(args.seed)
-    servers = {name: serve(path) for name, path in sites.items()}
+    handler = bench_phone.GzipHandler if args.phone else PageHandler
+    load_bare = bench_phone.bare_load if args.phone else lambda browser, base: bare_load(browser, base)[0]
+    load_advice = phone_advice_load if args.phone else advice_load
+    servers = {name: serve(path, handler) for name, path in sites.items()}
     bases = {name: f"http://127.0.0.1:{httpd.server_port}/" for name, httpd in servers.items()}
     times: dict[tuple[str, str], list[float]] = {(name, kind): [] for name in sites for kind in "ab"}
     try:
@@ -89,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 rng.shuffle(loads)
                 for name, kind in loads:
                     base = bases[name]
-                    ms = bare_load(browser, base)[0] if kind == "a" else advice_load(browser, base)
+                    ms = load_bare(browser, base) if kind == "a" else load_advice(browser, base)
                     times[name, kind].append(ms)
                 shown = ", ".join(f"{n} {k} {times[n, k][-1]:.0f}" for n in sites for k in "ab")
                 print(f"round {round_ + 1}/{args.pairs}: {shown}", file=sys.stderr)
@@ -99,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             httpd.shutdown()
             httpd.server_close()
 
-    print(f"\nStart-up: headless Chromium {version}, localhost, {args.pairs} rounds, cold loads in a shuffled order")
+    where = "the phone (390 × 844; 9 Mbit/s down, 1.5 up, 150 ms; gzip)" if args.phone else "localhost"
+    print(f"\nStart-up: headless Chromium {version}, {where}, {args.pairs} rounds, cold loads in a shuffled order")
     for name in sites:
         a, b = times[name, "a"], times[name, "b"]
         low, high = ratio_interval(a, b, rng)
