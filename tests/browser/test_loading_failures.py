@@ -1,6 +1,8 @@
 """The page when what it loads is missing, damaged or the wrong file: each case ends in a clear
 message naming the step and the file, with Retry that recovers once the file is right again."""
 
+import time
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -81,6 +83,28 @@ def test_a_damaged_package_wheel_names_the_file(warm_page: Page, server, cpython
         expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
         assert "Traceback" not in page.get_by_test_id("error").inner_text()
     retry_gets_advice(page, query, cpython)
+
+
+def test_a_damaged_package_wheel_read_while_numpy_is_awaited_leaves_no_unhandled_rejection(
+    warm_page: Page, server, runtime
+) -> None:
+    """A start from the snapshot waits for NumPy's wheel before it reads ours: the package's
+    failure, which comes first here, is reported by the package step and never as a script error
+    (an unhandled rejection failed CI once, when NumPy's wheel came late). Checked by warm_page's
+    teardown, which fails on any script error of the page or its workers."""
+    page, query = warm_page, "s=,,,,,,,,,,,&d=12345&r=1"
+    wheel = "/py/yacht_advisor-0.1.0-py3-none-any.whl"
+    with server.replace(wheel, b"PK\x03\x04 not really a zip"), server.hold("/" + runtime["numpyURL"]) as numpy:
+        page.goto(server.url(f"index.html?{query}"))
+        deadline = time.monotonic() + 60
+        while wheel not in server.requested and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert wheel in server.requested, "the worker never asked for our wheel"
+        # Long enough for the restore to reach its wait for NumPy (about 1 s here), so that the
+        # package's failure comes first; the assertions hold whatever the timing.
+        page.wait_for_timeout(3000)
+        numpy.set()
+        expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
 
 
 def test_a_worker_that_fails_before_the_page_script_runs_is_reported(warm_page: Page, server, cpython) -> None:

@@ -14,8 +14,8 @@ import { fetchNumpyWheel } from "./worker-numpy.js";
  * left) or it does not start (it is then deleted). A failure here is never the page's: the caller
  * starts afresh, `globalThis.runtimeStart` saying why. When the snapshot holds NumPy and our
  * package (snapshot-packages.js), their files are written again and NumPy's modules loaded where
- * they were: `globalThis.packagesRestored` is then true. `unpackedPackage()`: our wheel's files
- * (a promise; worker.js unpacks the wheel once). */
+ * they were: `globalThis.packagesRestored` is then true. `unpackedPackage`: our wheel's files
+ * (one promise, its rejection handled: worker.js unpacks the wheel once). */
 export async function startFromSnapshot(unpackedPackage) {
   const found = pyodideRefused() ? { refused: pyodideRefused() } : await readSnapshot(SNAPSHOT_KEY);
   let why = found?.refused;
@@ -29,14 +29,13 @@ export async function startFromSnapshot(unpackedPackage) {
   globalThis.snapshotChecksumMs = found.checksumMs;
   runtimeIn();
   const numpy = fetchNumpyWheel("high"); // while Python is restored (worker-numpy.js)
-  unpackedPackage().catch(() => {}); // reported where it is awaited
   try {
     const pyodide = await failingOnWasmErrors("runtime", () =>
       loadPyodide({ ...pyodideOptions, _loadSnapshot: saved.bytes }),
     );
     pyodide.runPython("import sys"); // the restored interpreter answers
     if (saved.record.libraries.length) {
-      await failingOnWasmErrors("runtime", () => restoreSnapshotPackages(pyodide, saved, numpy, unpackedPackage()));
+      await failingOnWasmErrors("runtime", () => restoreSnapshotPackages(pyodide, saved, numpy, unpackedPackage));
       [globalThis.packagesRestored, globalThis.numpyInstall] = [true, "restored from the snapshot"];
       globalThis.numpySteps.installed = globalThis.numpySteps.imported = performance.now();
       progress("numpy-install", "snapshot");

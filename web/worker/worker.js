@@ -70,8 +70,11 @@ build.catch(() => {}); // reported where it is awaited
  * (wheel-files.js: fetchWheel). */
 const wheel = build.then((b) => runtimeFirst.then(() => fetchWheel(here(b.wheel.url), "package")));
 wheel.catch(() => {});
-/** Our wheel's files (the package step writes them; a snapshot start too: snapshot-packages.js). */
-const unpackedPackage = () => wheel.then((w) => w.files);
+/** Our wheel's files, one promise with its handler attached (the package step writes them; a
+ * snapshot start too: snapshot-packages.js). A promise derived from `wheel` at each use would
+ * reject with no handler while its user awaits something else: an unhandled rejection. */
+const unpackedPackage = wheel.then((w) => w.files);
+unpackedPackage.catch(() => {}); // reported where it is awaited
 
 /** How long after the first table has loaded a fresh start begins taking the warm start's
  * snapshot in a worker of its own (snapshot-worker.js: takeSnapshot), and the spread tables and
