@@ -27,7 +27,8 @@ export function lackingFiles(load, arrived) {
       ),
     );
     const variants = new Set((await Promise.all(tries)).filter(Boolean));
-    for (const variant of variants) await arrived(variant);
+    for (const variant of variants)
+      await arrived(variant).catch((error) => console.warn(`The files of ${variant} arrived, not applied:`, error));
     if (!files.size) backoff.reset();
     else if (network) schedule(backoff.next());
   }

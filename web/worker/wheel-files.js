@@ -53,7 +53,9 @@ export async function unzip(bytes) {
     if (name.endsWith("/")) continue;
     if (method !== 0 && method !== 8) throw new Error(`${name}: zip method ${method}`);
     const inflated = method === 0 ? data : inflate(data);
-    members.push(Promise.resolve(inflated).then((body) => [name, new Uint8Array(body)]));
+    const member = Promise.resolve(inflated).then((body) => [name, new Uint8Array(body)]);
+    member.catch(() => {}); // reported by Promise.all below, unless a later member throws first
+    members.push(member);
   }
   return Promise.all(members);
 }

@@ -214,7 +214,10 @@ export function offlinePacks(build, tell, grew = () => {}) {
   function resumeEvicted() {
     for (const variant of evicted) {
       evicted.delete(variant);
-      download(variant).then((last) => last?.state !== "ready" && evicted.add(variant));
+      download(variant).then(
+        (last) => last?.state !== "ready" && evicted.add(variant),
+        () => evicted.add(variant), // the pack's index could not be read: tried again when online
+      );
     }
   }
 
