@@ -96,15 +96,21 @@ def test_a_damaged_package_wheel_read_while_numpy_is_awaited_leaves_no_unhandled
     wheel = "/py/yacht_advisor-0.1.0-py3-none-any.whl"
     with server.replace(wheel, b"PK\x03\x04 not really a zip"), server.hold("/" + runtime["numpyURL"]) as numpy:
         page.goto(server.url(f"index.html?{query}"))
+        # NumPy's wheel comes only once ours has been served and the restore waits for NumPy's
+        # (worker-numpy.js: numpySteps.wanted), so that the package's failure comes first.
         deadline = time.monotonic() + 60
-        while wheel not in server.requested and time.monotonic() < deadline:
+        while not (wheel in server.requested and wanted(page)) and time.monotonic() < deadline:
             page.wait_for_timeout(100)
         assert wheel in server.requested, "the worker never asked for our wheel"
-        # Long enough for the restore to reach its wait for NumPy (about 1 s here), so that the
-        # package's failure comes first; the assertions hold whatever the timing.
-        page.wait_for_timeout(3000)
+        assert wanted(page), "the start from the snapshot never came to need NumPy's wheel"
         numpy.set()
         expect_load_error(page, "(Advisor package)", "yacht_advisor-0.1.0-py3-none-any.whl: not a readable wheel")
+
+
+def wanted(page: Page) -> bool:
+    """Whether the page's worker, restoring the snapshot, has come to wait for NumPy's wheel."""
+    workers = [w for w in page.workers if w.url.split("?")[0].endswith("/worker.js")]
+    return bool(workers) and workers[-1].evaluate("globalThis.numpySteps?.wanted !== undefined")
 
 
 def test_a_worker_that_fails_before_the_page_script_runs_is_reported(warm_page: Page, server, cpython) -> None:

@@ -95,6 +95,7 @@ export async function restorePackages(pyodide, record, heap) {
  * wheel, a promise) written into site-packages, NumPy's modules loaded where they were, then
  * checked by a NumPy call. Throws on any failure (the caller then starts afresh). */
 export async function restoreSnapshotPackages(pyodide, saved, numpy, ours) {
+  globalThis.numpySteps.wanted = performance.now();
   const fetched = await numpy;
   if (!fetched) throw new Error("NumPy's wheel is not the build's");
   const site = sitePackages(pyodide);

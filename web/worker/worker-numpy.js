@@ -16,7 +16,8 @@
 // refuses one whose sha256 is not our lock file's (worker.js reports a damaged or substituted file).
 //
 // `numpySteps` (in the worker's global scope, ms on the worker's clock, for the benchmark): when
-// the wheel's bytes were in (`fetched`) and unpacked (`unpacked`), when its files were installed
+// the wheel's bytes were in (`fetched`) and unpacked (`unpacked`), when a start from the snapshot,
+// its runtime restored, came to need them (`wanted`: snapshot-packages.js), when its files were installed
 // and its WebAssembly modules loaded (`installed`), when `import numpy` was done (`imported`);
 // `numpyInstall` says how: "unpacked in JavaScript", or "loadPackage" and why (or, set by
 // worker.js, "restored from the snapshot": snapshot-packages.js, both moments at once). The page
