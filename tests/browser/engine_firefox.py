@@ -7,7 +7,8 @@ the Python side of that conversation, an ``EngineDriver`` (``engine_driver.py``)
 
 Page errors are puppeteer's ``pageerror`` events, which Firefox sends for the uncaught errors and
 unhandled rejections of the page and of its dedicated workers, and dialogs (console messages are
-not counted, as in the Chromium tests).
+not counted, as in the Chromium tests). Firefox's reports of a worker's load that leaving the page
+cut short are not the page's errors: the bridge keeps those apart (``loads_cut_short``).
 """
 
 import json
@@ -135,6 +136,11 @@ class FirefoxDriver:
 
     def page_errors(self) -> list[str]:
         return self._call("page_errors")
+
+    def loads_cut_short(self) -> list[str]:
+        """Firefox's reports, during a navigation of the driver's, of a worker's load that leaving
+        the page ended (``firefox_bridge.mjs``: CUT_SHORT), kept out of ``page_errors``."""
+        return self._call("loads_cut_short")
 
     def close(self) -> None:
         if self._process.poll() is None:
