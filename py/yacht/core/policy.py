@@ -38,6 +38,23 @@ SUBKEEP_ORDER: Final = _subkeep_order()
 """(252, 32): the advisor's order of the options of each roll (none kept … all kept)."""
 
 
+def _search_plan() -> tuple[np.ndarray, tuple[tuple[np.ndarray, np.ndarray], ...]]:
+    """``first_best_keep``'s plan: the rolls by their number of sub-keeps, most first (stable), and
+    per place j ≥ 1 in ``SUBKEEP_ORDER`` the j-th sub-keep of the rolls that have more than j,
+    as rows (n_j,) and as a column (n_j, 1): a prefix of that order (the padding is never read)."""
+    counts = np.array([len(subkeeps(dice)) for dice in ROLL_DICE])
+    rolls = np.argsort(-counts, kind="stable")
+    order = SUBKEEP_ORDER[rolls]
+    places = []
+    for j in range(1, SUBKEEP_ORDER.shape[1]):
+        keeps = order[: int((counts > j).sum()), j].copy()
+        places.append((keeps, keeps[:, None].copy()))
+    return rolls, tuple(places)
+
+
+_SEARCH_ROLLS, _SEARCH_PLACES = _search_plan()
+
+
 class Policy(NamedTuple):
     category: np.ndarray
     keep2: np.ndarray
@@ -50,19 +67,28 @@ def category_table(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus
 
 
 def first_best_keep(keep_values: np.ndarray) -> np.ndarray:
-    """(252, B) the first keep in ``SUBKEEP_ORDER`` with the largest value.
+    """(252, B) the first keep in ``SUBKEEP_ORDER`` with the largest value (a NaN is never
+    the largest; where every value is −inf or NaN, keep 0: none kept).
 
-    ``keep_values``: (462, B), a value per keep and state."""
+    ``keep_values``: (462, B), a value per keep and state. A running strict max along each
+    roll's sub-keeps in their order, in place; the rolls are searched with most sub-keeps first
+    (``_search_plan``), so that place j reads only the rolls that have a j-th (4,368 of
+    252 × 32 rows)."""
     n_states = keep_values.shape[1]
-    best = np.full((N_ROLLS, n_states), -np.inf)
+    first = np.where(keep_values[0] > -np.inf, keep_values[0], -np.inf)  # place 0: the empty keep, 0
+    best = np.broadcast_to(first, (N_ROLLS, n_states)).copy()
     choice = np.zeros((N_ROLLS, n_states), dtype=np.intp)
-    for j in range(SUBKEEP_ORDER.shape[1]):
-        keeps = SUBKEEP_ORDER[:, j, None]
-        values = keep_values[SUBKEEP_ORDER[:, j]]
-        better = values > best
-        best = np.where(better, values, best)
-        choice = np.where(better, keeps, choice)
-    return choice
+    values = np.empty_like(best)
+    better = np.empty(best.shape, dtype=bool)
+    for keeps, column in _SEARCH_PLACES:
+        n = len(keeps)
+        keep_values.take(keeps, axis=0, out=values[:n], mode="clip")
+        np.greater(values[:n], best[:n], out=better[:n])
+        np.copyto(best[:n], values[:n], where=better[:n])
+        np.copyto(choice[:n], column, where=better[:n])
+    out = np.empty_like(choice)
+    out[_SEARCH_ROLLS] = choice
+    return out
 
 
 def expected_policy(tilde: np.ndarray, scores: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> Policy:
