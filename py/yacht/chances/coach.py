@@ -73,10 +73,9 @@ def _turn_end(
     scored, else E_c(s′)."""
     category = np.broadcast_to(category, (N_ROLLS, len(masks)))
     next_masks, next_nus, _ = successor(scores, masks, nus, category)
-    after = coach[next_masks, next_nus].copy()
+    after = coach[next_masks, next_nus]  # a copy
     points = np.take_along_axis(scores, category, axis=1)
-    scored = np.arange(N_CATEGORIES) == category[..., None]
-    after[..., 1:] = np.where(scored, points[..., None], after[..., 1:])
+    np.put_along_axis(after, 1 + category[..., None], points[..., None], axis=2)
     return after
 
 
