@@ -20,7 +20,7 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from .categories import BONUS_POINTS, BONUS_THRESHOLD, N_CATEGORIES, N_UPPER
-from .dice import N_ROLLS, ROLL_DICE, ROLL_OFFSET, keeps_from_rolls, reroll_expectation, subkeeps
+from .dice import N_ROLLS, ROLL_COUNTS, ROLL_DICE, ROLL_OFFSET, keeps_from_rolls, reroll_expectation, subkeeps
 from .solver import category_values
 
 
@@ -42,7 +42,7 @@ def _search_plan() -> tuple[np.ndarray, tuple[tuple[np.ndarray, np.ndarray], ...
     """``first_best_keep``'s plan: the rolls by their number of sub-keeps, most first (stable), and
     per place j ≥ 1 in ``SUBKEEP_ORDER`` the j-th sub-keep of the rolls that have more than j,
     as rows (n_j,) and as a column (n_j, 1): a prefix of that order (the padding is never read)."""
-    counts = np.array([len(subkeeps(dice)) for dice in ROLL_DICE])
+    counts = np.prod(ROLL_COUNTS + 1, axis=1)  # a sub-keep holds 0 … n of each face shown n times
     rolls = np.argsort(-counts, kind="stable")
     order = SUBKEEP_ORDER[rolls]
     places = []
