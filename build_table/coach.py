@@ -6,7 +6,7 @@ points of each category by the game's end, under the advisor's play
 from pathlib import Path
 
 import numpy as np
-from yacht.chances.coach import coach_chunk, empty_coach
+from yacht.chances.coach import coach_states, empty_coach
 from yacht.chances.coach_table import QUANTITIES, encode, file_name
 from yacht.core.rules import Variant, score_table
 
@@ -22,7 +22,7 @@ def solve_coach(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given:
     start = empty_coach()
     coach = shared_zeros(start.shape, workers > 1 and can_fork())
     coach[...] = start
-    copied_levels(coach, given, lambda n_filled, start: coach_chunk(tilde, scores, coach, n_filled, start), workers)
+    copied_levels(coach, given, lambda masks, nus: coach_states(tilde, scores, coach, masks, nus), workers)
     return np.array(coach)
 
 

@@ -15,12 +15,13 @@ from typing import Final
 
 import numpy as np
 from yacht.chances.law import LAW_PAD, empty_law, law_shape, solve_law_states
+from yacht.chances.outcome import canonical_nu
 from yacht.chances.reach import canonical_states, empty_reach, mask_size, reach_shape, solve_mask
-from yacht.chances.spread import empty_moments, moments_chunk, standard_deviation
+from yacht.chances.spread import empty_moments, moments_states, standard_deviation
 from yacht.core.categories import N_CATEGORIES
 from yacht.core.rules import Variant, score_table
 from yacht.core.solver import CHUNK, empty_table, solve_chunk
-from yacht.core.states import N_MASKS, N_NU, POPCOUNT, states_with_filled
+from yacht.core.states import N_MASKS, N_NU, POPCOUNT, REACHABLE, states_with_filled
 
 LAW_BATCH: Final = 128
 """Canonical states per task of the law's solve."""
@@ -187,12 +188,7 @@ def solve_law(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given: G
     without its ``LAW_PAD`` columns): a level's canonical states in batches of ``LAW_BATCH``
     spread over ``workers`` forked processes; the masks of ``given`` (that layout) copied from it."""
     law = empty_law(variant, shared_zeros(law_shape(variant), workers > 1 and can_fork()))
-    copied = _copied(law, given, LAW_PAD)
-    levels = {}
-    for n_filled in range(N_CATEGORIES):
-        masks = np.flatnonzero((POPCOUNT == n_filled) & ~copied)
-        nus = [canonical_states(int(m)) for m in masks]
-        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate([np.zeros(0, np.int64), *nus]))
+    levels = canonical_levels(_copied(law, given, LAW_PAD))
 
     def batches(n_filled: int) -> list[tuple[int, int]]:
         return [(n_filled, start) for start in range(0, len(levels[n_filled][0]), LAW_BATCH)]
@@ -219,19 +215,48 @@ def spread_of(tilde: np.ndarray, moments: np.ndarray) -> np.ndarray:
 
 def solve_moments(variant: Variant, tilde: np.ndarray, *, workers: int = 2, given: Given | None = None) -> np.ndarray:
     """(4096, 64, 2) the first two moments of the future points of every state under the
-    advisor's play on ``tilde`` (``yacht.chances.spread.moments_chunk``); the masks of ``given``
+    advisor's play on ``tilde`` (``yacht.chances.spread.moments_states``); the masks of ``given``
     copied from it (``copied_levels``)."""
     scores = score_table(variant)
     moments = shared_zeros(empty_moments().shape, workers > 1 and can_fork())
-    copied_levels(
-        moments, given, lambda n_filled, start: moments_chunk(tilde, scores, moments, n_filled, start), workers
-    )
+    copied_levels(moments, given, lambda masks, nus: moments_states(tilde, scores, moments, masks, nus), workers)
     return np.array(moments)
 
 
-def copied_levels(work: np.ndarray, given: Given | None, chunk: Callable[[int, int], None], workers: int) -> None:
-    """``run_levels`` of the Ẽ solve's chunks of states into ``work`` (4096, 64, …), after copying
-    the masks of ``given`` from it: a chunk whose every state is copied is not solved, and the
-    others are the same batches as without ``given`` (the same bits, whatever a batch does)."""
+def copied_levels(
+    work: np.ndarray, given: Given | None, states: Callable[[np.ndarray, np.ndarray], None], workers: int
+) -> None:
+    """``run_levels`` of ``states(masks, nus)`` into ``work`` (4096, 64, …) on the canonical states
+    of each level (``canonical_levels``), ``CHUNK`` at a time, after copying the masks of ``given``
+    from it; after each level, every other reachable ν of its masks takes the row of its canonical
+    ν (``outcome.canonical_nu``: where the bonus is out of reach, the play and all that follows
+    from it are those of ν = 0), before the level above reads it."""
     copied = _copied(work, given)
-    run_levels(chunk, workers, tasks_of=lambda n_filled: _state_chunks(n_filled, None if given is None else copied))
+    levels = canonical_levels(copied)
+
+    def tasks(n_filled: int) -> list[tuple[int, int]]:
+        return [(n_filled, start) for start in range(0, len(levels[n_filled][0]), CHUNK)]
+
+    def batch(n_filled: int, start: int) -> None:
+        masks, nus = levels[n_filled]
+        states(masks[start : start + CHUNK], nus[start : start + CHUNK])
+
+    def others(n_filled: int, _: int) -> None:
+        masks = np.flatnonzero((POPCOUNT == n_filled) & ~copied)
+        canonical = canonical_nu(np.repeat(masks, N_NU), np.tile(np.arange(N_NU), len(masks))).reshape(-1, N_NU)
+        rows, nus = np.nonzero(REACHABLE[masks] & (canonical != np.arange(N_NU)))
+        work[masks[rows], nus] = work[masks[rows], canonical[rows, nus]]
+
+    run_levels(batch, workers, others, tasks)
+
+
+def canonical_levels(copied: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per level (categories filled, 0–11): its canonical reachable states
+    (``reach.canonical_states``) of the masks not ``copied`` (4096,) bool, as ``(masks, nus)``,
+    each (S,) int64, by mask, then ν, ascending."""
+    levels = {}
+    for n_filled in range(N_CATEGORIES):
+        masks = np.flatnonzero((POPCOUNT == n_filled) & ~copied)
+        nus = [canonical_states(int(m)) for m in masks]
+        levels[n_filled] = (np.repeat(masks, [len(n) for n in nus]), np.concatenate([np.zeros(0, np.int64), *nus]))
+    return levels

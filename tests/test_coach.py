@@ -21,9 +21,11 @@ from yacht.core.dice import KEEP_COUNTS, N_DICE, N_FACES, ROLL_OFFSET, keep_inde
 from yacht.core.options import advise, sheet_state
 from yacht.core.policy import expected_policy
 from yacht.core.position import parse_query
-from yacht.core.rules import VARIANTS, score_table
+from yacht.core.rules import OFFICIAL, VARIANTS, score_table
 from yacht.core.states import POPCOUNT, REACHABLE
 from yacht.play.game import GameError
+
+from build_table.coach import solve_coach
 
 NEAR_END = 8
 """The tests solve B and E_c of every state with at least this many categories filled."""
@@ -114,6 +116,14 @@ def test_aims_bonus_and_categories_equal_a_brute_force(query, tables, near_end):
         worst = max(worst, abs(bonus - e.bonus), *(abs(categories[c] - v) for c, v in e.categories))
     print(f"{query}: largest error {worst:.2e}")
     assert worst < 1e-9
+
+
+def test_the_builds_solve_of_the_canonical_states_gives_every_state_the_bits_of_its_own_solve(tables, near_end):
+    """``build_table`` solves the canonical ν of each level and copies their rows to the other ν
+    (``solve.copied_levels``): near the end, bit for bit the solve of every state on its own."""
+    built = solve_coach(OFFICIAL, tables["official"].tilde)
+    states = REACHABLE & (POPCOUNT >= NEAR_END)[:, None]
+    assert np.array_equal(built[states], near_end["official"][states])
 
 
 def test_the_shipped_files_equal_the_solve_within_their_precision(tables, near_end):

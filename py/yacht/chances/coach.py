@@ -16,7 +16,7 @@ with, at roll 3 with the dice τ and the advisor's category c* (s′ = the state
 
 and V(s) = Σ_τ P(the turn ends with τ)·V3[τ] (the turn backwards through the advisor's keeps). The offline values are
 the (4096, 64, 13) float64 array ``coach`` indexed [mask, ν, channel], channel 0 = B,
-channel 1 + c = E_c (``empty_coach``, ``coach_chunk``).
+channel 1 + c = E_c (``empty_coach``, ``coach_states``).
 
 For a position at roll 1 or 2, every keep is explained by one turn of the same kind from the
 position's state with 49 channels (``CHANNELS``): P(this turn ends in c), P(ends in c)·points,
@@ -79,25 +79,25 @@ def _turn_end(
     return after
 
 
-def coach_chunk(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, n_filled: int, start: int) -> None:
-    """Solve B and E_c of the states ``start : start + CHUNK`` of a level (``states_with_filled``)
-    into ``coach`` (``empty_coach`` layout, the later levels solved), in place, under the
-    advisor's play on ``tilde``: the law solve's turn (``law.end_chances``: the chance that the
-    turn ends with each roll τ, scored in the advisor's category) applied to the 13 channels at
-    roll 3, V(s) = Σ_τ chance[τ]·V3[τ] (the same as ``play_turn`` on them, to rounding)."""
-    masks, nus = states_with_filled(n_filled)
-    masks, nus = masks[start : start + CHUNK], nus[start : start + CHUNK]
+def coach_states(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, masks: np.ndarray, nus: np.ndarray) -> None:
+    """Solve B and E_c of the states (``masks``, ``nus``, each (B,)) into ``coach`` (``empty_coach``
+    layout, their successors solved), in place, under the advisor's play on ``tilde``: the law
+    solve's turn (``law.end_chances``: the chance that the turn ends with each roll τ, scored in
+    the advisor's category) applied to the 13 channels at roll 3, V(s) = Σ_τ chance[τ]·V3[τ] (the
+    same as ``play_turn`` on them, to rounding)."""
     policy = expected_policy(tilde, scores, masks, nus)
     end = _turn_end(coach, scores, masks, nus, policy.category)
     coach[masks, nus] = np.einsum("tb,tbc->bc", end_chances(policy), end)
 
 
 def solve_coach_states(tilde: np.ndarray, scores: np.ndarray, coach: np.ndarray, lowest: int = 0) -> None:
-    """Every level of ``coach_chunk`` in this process, 11 filled down to ``lowest`` (the tests'
-    solve of the states near the end; ``build_table.coach`` solves all, over processes)."""
+    """``coach_states`` of every level in this process, 11 filled down to ``lowest``, ``CHUNK``
+    states at a time (the tests' solve of the states near the end; ``build_table.coach`` solves
+    all, over processes)."""
     for n_filled in range(N_CATEGORIES - 1, lowest - 1, -1):
-        for start in range(0, len(states_with_filled(n_filled)[0]), CHUNK):
-            coach_chunk(tilde, scores, coach, n_filled, start)
+        masks, nus = states_with_filled(n_filled)
+        for start in range(0, len(masks), CHUNK):
+            coach_states(tilde, scores, coach, masks[start : start + CHUNK], nus[start : start + CHUNK])
 
 
 class Aim(NamedTuple):

@@ -14,8 +14,7 @@ exact range. The play is ``policy.expected_policy`` on the float64 Ẽ.
 import numpy as np
 
 from ..core.policy import expected_policy, successor
-from ..core.solver import CHUNK
-from ..core.states import N_MASKS, N_NU, states_with_filled
+from ..core.states import N_MASKS, N_NU
 from .outcome import play_turn
 
 
@@ -24,10 +23,11 @@ def empty_moments() -> np.ndarray:
     return np.zeros((N_MASKS, N_NU, 2))
 
 
-def moments_chunk(tilde: np.ndarray, scores: np.ndarray, moments: np.ndarray, n_filled: int, start: int) -> None:
-    """Solve the moments of states ``start : start + CHUNK`` of a level into ``moments``, in place."""
-    masks, nus = states_with_filled(n_filled)
-    masks, nus = masks[start : start + CHUNK], nus[start : start + CHUNK]
+def moments_states(
+    tilde: np.ndarray, scores: np.ndarray, moments: np.ndarray, masks: np.ndarray, nus: np.ndarray
+) -> None:
+    """Solve the moments of the states (``masks``, ``nus``, each (B,)) into ``moments``, in place
+    (their successors solved)."""
     policy = expected_policy(tilde, scores, masks, nus)
     next_masks, next_nus, gain = successor(scores, masks, nus, policy.category)
     after = moments[next_masks, next_nus]
