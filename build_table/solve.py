@@ -63,13 +63,9 @@ def shared_zeros(shape: tuple[int, ...], parallel: bool) -> np.ndarray:
     return np.frombuffer(buffer, dtype=np.float64).reshape(shape)
 
 
-def _state_chunks(n_filled: int, copied: np.ndarray | None = None) -> list[tuple[int, int]]:
-    """The tasks of a level of the Ẽ solve: (n_filled, first state) per ``CHUNK`` states, but
-    those whose every state's mask is ``copied`` (4096,) bool, if given (the other chunks are
-    the same batches as without it)."""
-    masks = states_with_filled(n_filled)[0]
-    starts = range(0, len(masks), CHUNK)
-    return [(n_filled, start) for start in starts if copied is None or not copied[masks[start : start + CHUNK]].all()]
+def _state_chunks(n_filled: int) -> list[tuple[int, int]]:
+    """The tasks of a level of the Ẽ solve: (n_filled, first state) per ``CHUNK`` states."""
+    return [(n_filled, start) for start in range(0, len(states_with_filled(n_filled)[0]), CHUNK)]
 
 
 def run_levels(

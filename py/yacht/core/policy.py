@@ -70,8 +70,8 @@ def first_best_keep(keep_values: np.ndarray) -> np.ndarray:
     """(252, B) the first keep in ``SUBKEEP_ORDER`` with the largest value (a NaN is never
     the largest; where every value is −inf or NaN, keep 0: none kept).
 
-    ``keep_values``: (462, B), a value per keep and state. A running strict max along each
-    roll's sub-keeps in their order, in place; the rolls are searched with most sub-keeps first
+    ``keep_values``: (462, B), a value per keep and state (not changed). A running strict max
+    along each roll's sub-keeps in their order; the rolls are searched with most sub-keeps first
     (``_search_plan``), so that place j reads only the rolls that have a j-th (4,368 of
     252 × 32 rows)."""
     n_states = keep_values.shape[1]
