@@ -1,6 +1,6 @@
 """The test server of the browser tests: ``public/`` on 127.0.0.1 with ``tools/serve.py``'s
 handler (compressed as a host compresses), which can hold or fail chosen paths, answer them with
-other bytes or fail every third request of a goal's files, and records the paths it is asked for.
+other bytes, send them slowly or fail every third request of a goal's files, and records the paths it is asked for.
 """
 
 import functools
@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,6 +35,8 @@ class SiteServer(http.server.ThreadingHTTPServer):
         self.held: dict[str, threading.Event] = {}
         self.failing: dict[str, int] = {}
         self.replaced: dict[str, bytes] = {}
+        self.slowed: dict[str, float] = {}
+        """Paths whose file is sent in pieces over that many seconds (``slow``): a slow network."""
         self.absent: tuple[str, ...] = ()
         """Path prefixes answered 404, as files not built yet (``missing``)."""
         self.requested: list[str] = []
@@ -84,6 +87,16 @@ class SiteServer(http.server.ThreadingHTTPServer):
             self.absent = ()
 
     @contextmanager
+    def slow(self, path: str, seconds: float) -> Iterator[None]:
+        """Requests for ``path`` are answered with its file (200, no caching headers) sent in
+        ``SLOW_PIECES`` pieces over ``seconds``, until the block ends: a slow network."""
+        self.slowed[path] = seconds
+        try:
+            yield
+        finally:
+            del self.slowed[path]
+
+    @contextmanager
     def replace(self, path: str, body: bytes) -> Iterator[None]:
         """Requests for ``path`` are answered with ``body`` (200, no caching headers) until the block ends."""
         self.replaced[path] = body
@@ -91,6 +104,10 @@ class SiteServer(http.server.ThreadingHTTPServer):
             yield
         finally:
             del self.replaced[path]
+
+
+SLOW_PIECES = 10
+"""How many pieces a ``slow`` path's file is sent in."""
 
 
 SOURCES_PATH = "/web/page/"
@@ -143,6 +160,16 @@ class _Handler(Handler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            return
+        if path in self.server.slowed:
+            body = (PUBLIC / path.lstrip("/")).read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for piece in range(SLOW_PIECES):
+                time.sleep(self.server.slowed[path] / SLOW_PIECES)
+                self.wfile.write(body[piece * len(body) // SLOW_PIECES : (piece + 1) * len(body) // SLOW_PIECES])
             return
         if path in self.server.failing:
             self.send_error(self.server.failing[path])

@@ -3,7 +3,9 @@ files and the keep-lists): what the page loads, that it imports nothing outside 
 that a damaged or substituted runtime file is refused with its name."""
 
 import hashlib
+import json
 import zipfile
+from urllib.parse import urlsplit
 
 import pytest
 import record_imports
@@ -13,6 +15,7 @@ from site_build import wheel as site_wheel
 
 from .conftest import PUBLIC
 from .page_helpers import assert_same_advice, wait_for_advice
+from .site_server import LOAD_TIMEOUT_MS
 from .test_loading_failures import expect_load_error, retry_gets_advice
 
 pytestmark = pytest.mark.browser
@@ -212,4 +215,79 @@ def test_the_runtimes_files_are_asked_for_as_the_worker_starts_and_each_fetched_
     assert sorted(early["served"]) == files and early["unused"] == []
     fetched = worker.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)")
     assert sorted(path.split("/")[-1] for path in fetched if path.split("/")[-1] in files) == files
+    assert_same_advice(page, cpython(QUERY))
+
+
+AFTER_THE_RUNTIME = (".whl", "/tables/yacht-official.table")
+"""What a fresh start holds back until runtimeFirst opens: NumPy's wheel, ours, the first table."""
+
+
+def early_network(page: Page) -> dict:
+    """The worker's measure of the network (worker-load.js: globalThis.earlyNetwork), once made."""
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    return worker.evaluate(
+        """(ms) => new Promise((resolve, reject) => {
+             const end = Date.now() + ms;
+             const look = () => globalThis.earlyNetwork ? resolve(globalThis.earlyNetwork)
+               : Date.now() > end ? reject(new Error("the network was never measured")) : setTimeout(look, 20);
+             look();
+           })""",
+        LOAD_TIMEOUT_MS,
+    )
+
+
+def held_back(server, since: int) -> list[str]:
+    """The paths of AFTER_THE_RUNTIME the server was asked for since its ``since``-th request."""
+    return sorted(path for path in server.requested[since:] if path.endswith(AFTER_THE_RUNTIME))
+
+
+def expected_held_back(runtime: dict) -> list[str]:
+    """The paths of NumPy's wheel, ours and the official table, as ``held_back`` lists them."""
+    build = json.loads((PUBLIC / "build.json").read_text())
+    urls = (runtime["numpyURL"], build["wheel"]["url"], build["tables"]["official"]["url"])
+    return sorted("/" + urlsplit(url).path for url in urls)
+
+
+def test_on_a_fast_network_the_wheels_and_the_table_come_while_the_runtime_is_still_coming(
+    fresh_page: Page, server, cpython, runtime: dict
+) -> None:
+    """On localhost the standard library (fetched beside pyodide.asm.wasm) comes faster than
+    FAST_NETWORK_BYTES_PER_MS, so NumPy's wheel, ours and the first table are fetched before the
+    runtime is in (worker-load.js: openWhenFast), to be unpacked while it compiles."""
+    page, since = fresh_page, len(server.requested)
+    with server.hold("/pyodide/pyodide.asm.wasm") as wasm:
+        with page.expect_worker():
+            page.goto(server.url(f"index.html?{QUERY}"))
+        network = early_network(page)
+        assert network["fast"], f"localhost measured at {network['bytesPerMs']:.0f} bytes/ms"
+        for _ in range(LOAD_TIMEOUT_MS // 50):  # the three requests follow the measure at once
+            if len(held_back(server, since)) == 3:
+                break
+            page.wait_for_timeout(50)
+        assert held_back(server, since) == expected_held_back(runtime), "asked for while the runtime was held"
+        wasm.set()
+    wait_for_advice(page, QUERY)
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    assert worker.evaluate("globalThis.runtimeFirstOpened") == "fast network"
+    assert_same_advice(page, cpython(QUERY))
+
+
+def test_on_a_slow_network_the_wheels_and_the_table_wait_for_the_runtime(
+    fresh_page: Page, server, cpython, runtime: dict
+) -> None:
+    """The standard library sent over 1.5 s (at most 0.65 bytes/ms: slower than the phone's
+    network gives it beside the runtime), so nothing held back is asked for before
+    pyodide.asm.wasm is in: the runtime has the network to itself, and the gate opens when it is in."""
+    page, since = fresh_page, len(server.requested)
+    with server.slow("/runtime/python_stdlib.zip", 1.5), server.hold("/pyodide/pyodide.asm.wasm") as wasm:
+        with page.expect_worker():
+            page.goto(server.url(f"index.html?{QUERY}"))
+        network = early_network(page)
+        assert not network["fast"] and network["bytesPerMs"] < 700, network
+        assert held_back(server, since) == [], "asked for before the runtime was in"
+        wasm.set()
+        wait_for_advice(page, QUERY)
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    assert worker.evaluate("globalThis.runtimeFirstOpened") == "runtime in"
+    assert held_back(server, since) == expected_held_back(runtime)
     assert_same_advice(page, cpython(QUERY))

@@ -102,6 +102,7 @@ export function earlyRuntimeFiles() {
   const urls = [`${pyodideOptions.indexURL}pyodide.asm.wasm`, pyodideOptions.stdLibURL, pyodideOptions.lockFileURL];
   const early = new Map(urls.map((url) => [url, fetch(url)]));
   for (const response of early.values()) response.catch(() => {}); // loadPyodide reports a failure
+  openWhenFast(pyodideOptions.stdLibURL); // 0.98 MB: how fast the network is, long before the runtime is in
   const served = [];
   return {
     async serving(work) {
@@ -127,15 +128,53 @@ export function earlyRuntimeFiles() {
 
 // The runtime's files first ---------------------------------------------------------------------
 
+/** The speed (bytes a millisecond, on the wire) at which the standard library, fetched beside
+ * pyodide.asm.wasm, must have come for runtimeFirst to open before the runtime is in: 2,500, 20
+ * Mbit/s. A network that fast can carry the rest beside the runtime's 3.2 MB, and the rest is
+ * then checked and unpacked while the runtime compiles (on localhost, NumPy imported about 0.2 s
+ * sooner: docs/benchmarks.md, the cold start); the phone's network (9 Mbit/s, shared with the
+ * runtime) is far below it. */
+export const FAST_NETWORK_BYTES_PER_MS = 2500;
+
 let openRuntimeFirst;
 /** Resolves once a fresh start's runtime is in (pyodide.asm.wasm: 3.2 MB, compiled before Python
- * can start), at once on a snapshot start (the runtime then comes from the cache). What is needed
- * only once Python runs (NumPy's wheel, our wheel, the first table: 1.5 MB) is fetched after it,
- * so that the runtime has the network to itself and Python starts about 2 s sooner on a phone's
- * network (docs/benchmarks.md: a phone's CPU). */
+ * can start), or sooner on a fast network (openWhenFast), at once on a snapshot start (the
+ * runtime then comes from the cache). What is needed only once Python runs (NumPy's wheel, our
+ * wheel, the first table: 1.5 MB) is fetched after it, so that on a slow network the runtime has
+ * the network to itself and Python starts about 2 s sooner on a phone's network
+ * (docs/benchmarks.md: a phone's CPU). `globalThis.runtimeFirstOpened` (for the tests and the
+ * benchmark): why it opened, "runtime in" or "fast network". */
 export const runtimeFirst = new Promise((resolve) => {
   openRuntimeFirst = resolve;
 });
 
+function open(why) {
+  globalThis.runtimeFirstOpened ??= why;
+  openRuntimeFirst();
+}
+
 /** Open runtimeFirst (the runtime's WebAssembly is in, or no longer awaited). */
-export const runtimeIn = () => openRuntimeFirst();
+export const runtimeIn = () => open("runtime in");
+
+/** Open runtimeFirst once `url` (fetched as the worker starts, beside pyodide.asm.wasm) has come
+ * at FAST_NETWORK_BYTES_PER_MS or more, by its resource timing: its bytes on the wire over the
+ * time from asking to its last byte. `globalThis.earlyNetwork` (for the tests): {bytesPerMs,
+ * fast} once measured. Where a browser gives no such timing in a worker (or no size), the gate
+ * waits for the runtime, as on a slow network. */
+function openWhenFast(url) {
+  if (typeof PerformanceObserver !== "function") return;
+  const observer = new PerformanceObserver((list) => {
+    const [entry] = list.getEntriesByName(url);
+    if (!entry) return;
+    observer.disconnect();
+    const bytesPerMs = entry.encodedBodySize / (entry.responseEnd - entry.startTime);
+    const fast = bytesPerMs >= FAST_NETWORK_BYTES_PER_MS; // false for NaN: no size, no time
+    globalThis.earlyNetwork = { bytesPerMs, fast };
+    if (fast) open("fast network");
+  });
+  try {
+    observer.observe({ type: "resource", buffered: true });
+  } catch {
+    // no resource timing in this worker: the gate waits for the runtime
+  }
+}
