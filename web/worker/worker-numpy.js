@@ -4,8 +4,8 @@
 // The wheel (the trimmed one of runtime/, its Python modules as bytecode only: tools/site_build/
 // runtime.py) is fetched as soon as the worker knows how Python starts: at once beside a snapshot
 // start (the files then come from the service worker, and restoring Python takes a second on a
-// phone), at low priority beside a fresh start (the runtime's own files come first on the
-// network). Its bytes are checked against the sha256 the build published (fetched once more from
+// phone), at low priority beside a fresh start (the runtime's own files come first on a slow
+// network: worker-load.js, runtimeFirst). Its bytes are checked against the sha256 the build published (fetched once more from
 // the server, past the caches, when they are not) and unpacked by the browser
 // (DecompressionStream: wheel-files.js), still while Python starts; once it runs, the files are
 // written into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them

@@ -3,7 +3,7 @@
 //
 // Started by the page at load as a module worker. Loading starts at once: the runtime (Pyodide,
 // then NumPy), our wheel and the first table are fetched, the runtime's own files first on a fresh
-// start (runtimeFirst); the page is told how far it got with {type: "progress", step, state} messages.
+// start over a slow network (runtimeFirst); the page is told how far it got with {type: "progress", step, state} messages.
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
 // {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
@@ -66,8 +66,8 @@ const runtimeFiles = earlyRuntimeFiles(); // fetched now, handed to loadPyodide 
 const build = fetchJSON(here("build.json"), "package");
 build.catch(() => {}); // reported where it is awaited
 
-/** Our wheel, fetched and unpacked once the runtime's files are in (runtimeFirst): {bytes, files}
- * (wheel-files.js: fetchWheel). */
+/** Our wheel, fetched and unpacked once runtimeFirst opens (the runtime is in, or the network
+ * is fast): {bytes, files} (wheel-files.js: fetchWheel). */
 const wheel = build.then((b) => runtimeFirst.then(() => fetchWheel(here(b.wheel.url), "package")));
 wheel.catch(() => {});
 /** Our wheel's files, one promise with its handler attached (the package step writes them; a
@@ -83,7 +83,8 @@ const SNAPSHOT_DELAY_MS = 2000;
 
 /** Pyodide started afresh (the snapshot a later visit starts from is taken after the first
  * answer: takeSnapshot). NumPy's wheel is fetched at low priority once pyodide.asm.wasm is in
- * (runtimeFirst, opened by startPyodide's inFirst), and handed over once Python runs. */
+ * (runtimeFirst, opened by startPyodide's inFirst, or sooner on a fast network), and handed
+ * over once Python runs. */
 async function startFresh() {
   runtimeFirst.then(() => fetchNumpyWheel("low")).catch(() => {});
   let pyodide;
@@ -201,7 +202,7 @@ async function start({ variant }) {
   const atStart = Object.values(b.kinds).filter((k) => k.fetch === "start");
   const known = typeof variant === "string" && atStart.every((k) => Object.hasOwn(b[k.field], variant));
   const first = known ? variant : b.default_variant;
-  runtimeFirst.then(() => loadStart(first)).catch(() => {}); // fetched once the runtime is in
+  runtimeFirst.then(() => loadStart(first)).catch(() => {}); // fetched once runtimeFirst opens
   const py = await python;
   await loadStart(first);
   return { pyodide: py.pyodide.version, variant: first, runtimeStart: globalThis.runtimeStart };
