@@ -9,9 +9,10 @@ beside the site: Pyodide + NumPy, ``bare:numpy-ready``) and the advisor page on
 cold HTTP cache, service workers blocked), as ``bench/bench_page.py`` measures (a) and (b). Each
 site's ratio is against its own bare page, and the two sites' runtime files are the same, so a
 round compares them on the same machine state. Prints per site: the medians, b/a (ratio of the
-medians) with a 95 % bootstrap interval (pairs resampled), and the run-by-run ratios' median;
-with ``--against``, the difference of the two sites' (b) medians with its interval. Goal: b/a ≤
-1.10.
+medians) with a 95 % bootstrap interval (pairs resampled), the run-by-run ratios' median and
+how often the worker's runtimeFirst opened on a fast network (the wheels and the first table
+fetched while the runtime compiles: localhost) or once the runtime was in (the phone); with
+``--against``, the difference of the two sites' (b) medians with its interval. Goal: b/a ≤ 1.10.
 
 ``--phone``: both loads as ``bench/bench_phone.py`` measures (b) and (e), as a phone sees them: the
 phone's viewport and touch, its network on the page, its worker and its service worker (allowed, as
@@ -20,6 +21,7 @@ desktop viewport, no network emulation, service workers blocked, files as ``benc
 """
 
 import argparse
+import collections
 import functools
 import http.server
 import random
@@ -35,27 +37,34 @@ from playwright.sync_api import Browser, sync_playwright
 BOOTSTRAP = 2000
 
 
-def advice_load(browser: Browser, base: str) -> float:
-    """ms from navigation to the first advice, cold cache."""
+def advice_load(browser: Browser, base: str) -> tuple[float, str]:
+    """(ms from navigation to the first advice, cold cache; ``gate_opened``)."""
     context = new_context(browser)
     try:
         page = context.new_page()
         page.goto(f"{base}index.html?{LINK}")
-        return mark_time(page, "yacht:first-advice")
+        return mark_time(page, "yacht:first-advice"), gate_opened(page)
     finally:
         context.close()
 
 
-def phone_advice_load(browser: Browser, base: str) -> float:
-    """ms from navigation to the first advice, cold, on the phone (``bench_phone``'s (b))."""
+def phone_advice_load(browser: Browser, base: str) -> tuple[float, str]:
+    """(ms from navigation to the first advice, cold, on the phone: ``bench_phone``'s (b); ``gate_opened``)."""
     context = bench_phone.phone_context(browser)
     try:
         page = context.new_page()
         bench_phone.Throttle(context, page)
         page.goto(f"{base}index.html?{LINK}")
-        return mark_time(page, "yacht:first-advice")
+        return mark_time(page, "yacht:first-advice"), gate_opened(page)
     finally:
         context.close()
+
+
+def gate_opened(page) -> str:
+    """Why the worker's runtimeFirst opened (web/worker/worker-load.js): "fast network" (the
+    wheels and the first table came while the runtime compiled) or "runtime in" (after it)."""
+    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
+    return str(worker.evaluate("globalThis.runtimeFirstOpened"))
 
 
 def serve(directory: Path, handler: type = PageHandler) -> http.server.ThreadingHTTPServer:
@@ -93,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.against / "build.json").is_file():
             parser.error(f"--against {args.against}: not a built site (no build.json)")
         sites[f"{args.against}"] = args.against
+    if args.pairs < 2:
+        parser.error(f"--pairs {args.pairs}: at least 2 rounds are needed for quartiles and intervals")
     if not (PUBLIC / "build.json").is_file():
         parser.error("public/ is not built: run `make site` first")
     rng = random.Random(args.seed)
@@ -102,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     servers = {name: serve(path, handler) for name, path in sites.items()}
     bases = {name: f"http://127.0.0.1:{httpd.server_port}/" for name, httpd in servers.items()}
     times: dict[tuple[str, str], list[float]] = {(name, kind): [] for name in sites for kind in "ab"}
+    gates: dict[str, collections.Counter] = {name: collections.Counter() for name in sites}
     try:
         with sync_playwright() as playwright:
             executable = chromium_executable()
@@ -112,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
                 rng.shuffle(loads)
                 for name, kind in loads:
                     base = bases[name]
-                    ms = load_bare(browser, base) if kind == "a" else load_advice(browser, base)
+                    if kind == "a":
+                        ms = load_bare(browser, base)
+                    else:
+                        ms, gate = load_advice(browser, base)
+                        gates[name][gate] += 1
                     times[name, kind].append(ms)
                 shown = ", ".join(f"{n} {k} {times[n, k][-1]:.0f}" for n in sites for k in "ab")
                 print(f"round {round_ + 1}/{args.pairs}: {shown}", file=sys.stderr)
@@ -136,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             f"    b/a {statistics.median(b) / statistics.median(a):.3f} (95 % {low:.3f}–{high:.3f}), goal ≤ 1.10; "
             f"run by run: median {statistics.median(by_run):.3f}, quartiles {quartiles[0]:.3f}–{quartiles[2]:.3f}"
         )
+        opened = ", ".join(f"{why} {count}" for why, count in gates[name].items())
+        without = " (None: a build without that gate's record)" if "None" in gates[name] else ""
+        print(f"    the runtime's gate (runtimeFirst) opened by: {opened}{without}")
     if args.against:
         mine, other = times["this build", "b"], times[str(args.against), "b"]
         diffs = []
