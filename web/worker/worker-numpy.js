@@ -5,15 +5,16 @@
 // runtime.py) is fetched as soon as the worker knows how Python starts: at once beside a snapshot
 // start (the files then come from the service worker, and restoring Python takes a second on a
 // phone), at low priority beside a fresh start (the runtime's own files come first on a slow
-// network: worker-load.js, runtimeFirst). Its bytes are checked against the sha256 the build published (fetched once more from
-// the server, past the caches, when they are not) and unpacked by the browser
-// (DecompressionStream: wheel-files.js), still while Python starts; once it runs, the files are
-// written into site-packages and NumPy's two WebAssembly modules loaded as loadPackage loads them
-// (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about 0.5 s of a
-// second visit on a phone-like CPU). Should anything of that fail (no DecompressionStream, a
-// Pyodide without loadDynlib, bytes that are not the build's), loadPackage does it all as before:
-// it fetches the wheel itself (handed the bytes from memory when they are the build's) and
-// refuses one whose sha256 is not our lock file's (worker.js reports a damaged or substituted file).
+// network: worker-load.js, runtimeFirst). Its bytes are checked against the sha256 the build
+// published (fetched once more from the server, past the caches, when they are not) and unpacked by
+// the browser (DecompressionStream: wheel-files.js), still while Python starts; once it runs, the
+// files are written into site-packages and NumPy's two WebAssembly modules loaded as loadPackage
+// loads them (Pyodide's loadDynlib), without the Python zipfile unpacking loadPackage does (about
+// 0.5 s of a second visit on a phone-like CPU). Should anything of that fail (no
+// DecompressionStream, a Pyodide without loadDynlib, bytes that are not the build's), loadPackage
+// does it all as before: it fetches the wheel itself (handed the bytes from memory when they are
+// the build's) and refuses one whose sha256 is not our lock file's (worker.js reports a damaged or
+// substituted file).
 //
 // `numpySteps` (in the worker's global scope, ms on the worker's clock, for the benchmark): when
 // the wheel's bytes were in (`fetched`) and unpacked (`unpacked`), when a start from the snapshot,

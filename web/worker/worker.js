@@ -3,7 +3,8 @@
 //
 // Started by the page at load as a module worker. Loading starts at once: the runtime (Pyodide,
 // then NumPy), our wheel and the first table are fetched, the runtime's own files first on a fresh
-// start over a slow network (runtimeFirst); the page is told how far it got with {type: "progress", step, state} messages.
+// start over a slow network (runtimeFirst); the page is told how far it got with {type:
+// "progress", step, state} messages.
 //
 // Protocol: the page posts {id, action, args}; the worker replies {id, result} or
 // {id, error}. Actions: start, advise (a position query: yacht.api.advise_query), distribution
