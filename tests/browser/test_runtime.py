@@ -289,5 +289,5 @@ def test_on_a_slow_network_the_wheels_and_the_table_wait_for_the_runtime(
         wait_for_advice(page, QUERY)
     (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
     assert worker.evaluate("globalThis.runtimeFirstOpened") == "runtime in"
-    assert held_back(server, since) == expected_held_back(runtime)
+    assert sorted(set(held_back(server, since))) == expected_held_back(runtime)  # (the snapshot's worker may ask again)
     assert_same_advice(page, cpython(QUERY))
