@@ -167,3 +167,9 @@ def refused_then_usable(page: Page, query: str) -> None:
         control(page, "button", "Clear dice").click()
     for die in (1, 1, 2, 5, 6):
         control(page, "button", f"Add {die}").click()
+
+
+def advisor_worker(page: Page):
+    """The page's advisor worker: the newest (a worker of the page before a navigation may still be
+    listed while it closes)."""
+    return [w for w in page.workers if w.url.endswith("/worker.js")][-1]

@@ -1,6 +1,7 @@
 """The test server of the browser tests: ``public/`` on 127.0.0.1 with ``tools/serve.py``'s
 handler (compressed as a host compresses), which can hold or fail chosen paths, answer them with
-other bytes, send them slowly or fail every third request of a goal's files, and records the paths it is asked for.
+other bytes, send them slowly or fail every third request of a goal's files, and records the paths
+it is asked for.
 """
 
 import functools
@@ -154,22 +155,10 @@ class _Handler(Handler):
             self.wfile.write(body)
             return
         if path in self.server.replaced:
-            body = self.server.replaced[path]
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(path))
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self._send(path, self.server.replaced[path])
             return
         if path in self.server.slowed:
-            body = (PUBLIC / path.lstrip("/")).read_bytes()
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(path))
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            for piece in range(SLOW_PIECES):
-                time.sleep(self.server.slowed[path] / SLOW_PIECES)
-                self.wfile.write(body[piece * len(body) // SLOW_PIECES : (piece + 1) * len(body) // SLOW_PIECES])
+            self._send(path, (PUBLIC / path.lstrip("/")).read_bytes(), self.server.slowed[path])
             return
         if path in self.server.failing:
             self.send_error(self.server.failing[path])
@@ -185,6 +174,18 @@ class _Handler(Handler):
         if path in self.server.held:
             self.server.held[path].wait(timeout=LOAD_TIMEOUT_MS / 1000)
         super().do_GET()
+
+    def _send(self, path: str, body: bytes, seconds: float = 0.0) -> None:
+        """Answer 200 with ``body`` (no caching headers): at once, or in ``SLOW_PIECES`` pieces
+        over ``seconds``."""
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        pieces = SLOW_PIECES if seconds else 1
+        for piece in range(pieces):
+            time.sleep(seconds / pieces)
+            self.wfile.write(body[piece * len(body) // pieces : (piece + 1) * len(body) // pieces])
 
     def log_message(self, format: str, *args: object) -> None:
         pass

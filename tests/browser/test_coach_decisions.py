@@ -17,7 +17,7 @@ from yacht.core.position import parse_query
 from yacht.core.rules import VARIANTS
 from yacht.play.practice import Practice
 
-from .page_helpers import open_page, url_query, visit, wait_for_advice
+from .page_helpers import advisor_worker, open_page, url_query, visit, wait_for_advice
 from .test_accessibility import violations
 from .test_coach import EXACT, READ, assert_entries, canonical, open_why
 
@@ -59,12 +59,6 @@ def practice_record(tables, decisions: int, *, mistake: bool = True, opponent: b
 def advisor_game(tables, *, opponent: bool = False, seed: int = SEED) -> str:
     """A whole practice game played by the advisor, the second best every fifth choice."""
     return advisor_practice(tables["official"].tilde, VARIANTS["official"], seed, opponent).query
-
-
-def advisor_worker(page: Page):
-    """The page's advisor worker: the newest (a worker of the page before a navigation may still be
-    listed while it closes)."""
-    return [w for w in page.workers if w.url.endswith("/worker.js")][-1]
 
 
 def worker_fetches(page: Page) -> list[str]:

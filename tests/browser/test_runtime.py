@@ -14,7 +14,7 @@ from site_build import runtime as site_runtime
 from site_build import wheel as site_wheel
 
 from .conftest import PUBLIC
-from .page_helpers import assert_same_advice, wait_for_advice
+from .page_helpers import advisor_worker, assert_same_advice, wait_for_advice
 from .site_server import LOAD_TIMEOUT_MS
 from .test_loading_failures import expect_load_error, retry_gets_advice
 
@@ -224,8 +224,7 @@ AFTER_THE_RUNTIME = (".whl", "/tables/yacht-official.table")
 
 def early_network(page: Page) -> dict:
     """The worker's measure of the network (worker-load.js: globalThis.earlyNetwork), once made."""
-    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
-    return worker.evaluate(
+    return advisor_worker(page).evaluate(
         """(ms) => new Promise((resolve, reject) => {
              const end = Date.now() + ms;
              const look = () => globalThis.earlyNetwork ? resolve(globalThis.earlyNetwork)
@@ -267,15 +266,14 @@ def test_on_a_fast_network_the_wheels_and_the_table_come_while_the_runtime_is_st
         assert held_back(server, since) == expected_held_back(runtime), "asked for while the runtime was held"
         wasm.set()
     wait_for_advice(page, QUERY)
-    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
-    assert worker.evaluate("globalThis.runtimeFirstOpened") == "fast network"
+    assert advisor_worker(page).evaluate("globalThis.runtimeFirstOpened") == "fast network"
     assert_same_advice(page, cpython(QUERY))
 
 
 def test_on_a_slow_network_the_wheels_and_the_table_wait_for_the_runtime(
     fresh_page: Page, server, cpython, runtime: dict
 ) -> None:
-    """The standard library sent over 1.5 s (at most 0.65 bytes/ms: slower than the phone's
+    """The standard library sent over 1.5 s (at most 655 bytes/ms: slower than the phone's
     network gives it beside the runtime), so nothing held back is asked for before
     pyodide.asm.wasm is in: the runtime has the network to itself, and the gate opens when it is in."""
     page, since = fresh_page, len(server.requested)
@@ -287,7 +285,6 @@ def test_on_a_slow_network_the_wheels_and_the_table_wait_for_the_runtime(
         assert held_back(server, since) == [], "asked for before the runtime was in"
         wasm.set()
         wait_for_advice(page, QUERY)
-    (worker,) = [w for w in page.workers if w.url.endswith("/worker.js")]
-    assert worker.evaluate("globalThis.runtimeFirstOpened") == "runtime in"
+    assert advisor_worker(page).evaluate("globalThis.runtimeFirstOpened") == "runtime in"
     assert sorted(set(held_back(server, since))) == expected_held_back(runtime)  # (the snapshot's worker may ask again)
     assert_same_advice(page, cpython(QUERY))
