@@ -78,11 +78,17 @@ def test_after_one_visit_the_page_works_offline_and_offers_updates(make_context,
     assert [path for path in server.requested if path not in ("/sw.js", "/precache.js")] == []
 
     # A new version: "update available"; Reload lets it take over and drops the old cache.
+    # The old service worker has to stop for that; a fetch reaching it as it stops starts it again,
+    # after which Chromium waits for it to go idle (5 minutes under DevTools). The page's worker
+    # fetches at moments of its own (a goal's files, the snapshot's worker): here it fetches
+    # all the time, so that the takeover is tested as if one came at the worst moment.
     context.set_offline(False)
     new = precache.replace(f'"version": "{version}"', '"version": "next"')
     with server.replace("/precache.js", new.encode()):
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
         expect(note).to_contain_text("Update available.")
+        worker = [w for w in page.workers if w.url.endswith("/worker.js")][-1]
+        worker.evaluate("setInterval(() => fetch('build.json').catch(() => {}), 5)")
         try:
             with page.expect_navigation():
                 control(page, "button", "Reload").click()

@@ -1,6 +1,7 @@
 // Offline: the service worker ------------------------------------------------------------------
 
 import { store, update } from "../state/store.js";
+import { endWorker } from "./requests.js";
 
 export let swRegistered = false;
 export let updating = false;
@@ -90,9 +91,16 @@ export function showAppNote(kind, registration = null) {
   if (kind === "offline") timer = setTimeout(() => update("appNote", (s) => (s.appNote = null)), OFFLINE_NOTE_MS);
 }
 
+/** Reload: the waiting version takes over, then the page reloads (on controllerchange). The new
+ * version becomes active only once the old service worker has stopped. Our workers end first:
+ * a fetch of theirs reaching the old worker while it stops starts it again, and Chromium then waits
+ * for it to be idle for its timeout (30 s; 5 minutes with DevTools attached) before the takeover.
+ * Their fetches come at any moment (a goal's files, the snapshot's worker starting Pyodide), and
+ * the page reloads anyway. */
 export function reloadForUpdate() {
   const waiting = store.appNote?.registration?.waiting;
   if (!waiting) return location.reload();
   updating = true;
+  endWorker();
   waiting.postMessage({ type: "skip-waiting" });
 }

@@ -100,6 +100,12 @@ function startPack(variant) {
   worker.call("packDownload", { variant }).then(packNews, () => {});
 }
 
+/** A new version takes over and the page reloads (offline.js: reloadForUpdate): the worker and
+ * the one taking a snapshot end first, with nothing said. */
+export function endWorker() {
+  worker?.terminate();
+}
+
 /** The page itself did not load (rules.json): the worker stops, the failure is said. */
 export function stopWorker(error) {
   worker?.terminate();

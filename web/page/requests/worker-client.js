@@ -71,10 +71,13 @@ export class WorkerClient {
     this.pending.clear();
   }
 
+  /** End the worker (and the one taking a snapshot): what is pending, and any later call, fails as
+   * "cancelled". */
   terminate() {
     this.snapshotWorker("end");
     this.worker.terminate();
-    this.failAll({ kind: "cancelled", message: "stopped" });
+    this.failure = { kind: "cancelled", message: "stopped" };
+    this.failAll(this.failure);
   }
 }
 
