@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from yacht.core.categories import FULL_MASK
 from yacht.core.states import REACHABLE
 from yacht.core.table import MAGIC, MAX_SCALE, STORED_COUNT, TableError, decode, encode, file_name
+from yacht.loader import Tables
 
 GOLDEN = {"official": 191.774369188342, "strict": 191.760879752165}
 MAX_BYTES = 256 * 1024
@@ -251,3 +252,9 @@ def test_fuzzed_headers_with_valid_checksums_are_refused_or_give_the_same_table(
     assert type(scale) is int and 1 <= scale <= MAX_SCALE
     stored = (np.rint(t.tilde * s) for t, s in ((table, scale), (decode(data), header["scale"])))
     assert np.array_equal(*stored, equal_nan=True)
+
+
+def test_tables_read_from_a_folder_given_as_a_string_as_from_a_path():
+    by_path, by_name = Tables(TABLES), Tables(str(TABLES))
+    assert by_name.folder == TABLES
+    np.testing.assert_array_equal(by_name["official"].tilde, by_path["official"].tilde)

@@ -128,9 +128,9 @@ class Tables(dict[str, Table]):
     ``chunks``: (variant, quantity, mask) → ``reach_table.Chunk``. With a ``folder``, each is read
     from it on first use; without, the caller fills them (see the module docstring)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | str | None = None) -> None:
         super().__init__()
-        self.folder = folder
+        self.folder = None if folder is None else Path(folder)
         self.spreads: dict[str, np.ndarray] = {}
         self.chunks: dict[tuple[str, str, int], Chunk] = {}
         self.estimates: dict[str, Quantiles] = {}  # the quantiles files
