@@ -70,9 +70,15 @@ export async function beginRestore(key) {
   try {
     const cache = await caches.open(STATE);
     const prefix = entry("begun", key);
-    const held = await heldLocks();
+    // A visit holds its lock from before it writes its mark until after it deletes it. So a mark
+    // read before the locks are asked for, and still there after, whose lock was not held, was
+    // left by a visit that ended without finishing (read the other way round, a visit beginning
+    // or finishing meanwhile in another tab would look like one).
     const marks = (await cache.keys()).map((r) => r.url).filter((url) => url.startsWith(prefix));
-    const left = marks.filter((url) => !held.has(lockName(new URL(url).searchParams.get("visit"))));
+    const held = await heldLocks();
+    const unheld = marks.filter((url) => !held.has(lockName(new URL(url).searchParams.get("visit"))));
+    const left = [];
+    for (const url of unheld) if (await cache.match(url)) left.push(url);
     if (left.length) {
       for (const url of left) await cache.delete(url);
       await put(entry("crashed", key), { at: Date.now() });
