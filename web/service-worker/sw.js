@@ -14,6 +14,9 @@
 // page posts {type: "skip-waiting"} (the page's "update available"), so a page
 // never runs against another version's files; activate deletes the other
 // versions' caches and takes control of open pages (the first visit included).
+// Before that, the page asks the worker in control {type: "quiet"} with a port, and the worker
+// answers on it once no request has reached it for QUIET_MS: the takeover waits for this worker to
+// stop, and a request reaching it as it stops would start it again (web/page/requests/offline.js).
 importScripts("precache.js");
 
 const PREFIX = "yacht-advisor-";
@@ -43,14 +46,32 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+/** How long no request may have reached this worker before it says it is quiet (ms): many times
+ * what a request sent as the page's workers end takes to arrive here (1–2 ms on a busy 2-core
+ * machine, docs/page.md). */
+const QUIET_MS = 100;
+/** When the last request reached this worker (performance.now(), ms). */
+let lastRequestAt = performance.now();
+
+/** Resolves once no request has reached this worker for QUIET_MS. */
+async function quiet() {
+  for (let wait = QUIET_MS; wait > 0; wait = lastRequestAt + QUIET_MS - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
 self.addEventListener("message", (event) => {
   if (event.data?.type === "skip-waiting") self.skipWaiting();
+  if (event.data?.type === "quiet" && event.ports[0]) {
+    event.waitUntil(quiet().then(() => event.ports[0].postMessage({ quiet: true })));
+  }
 });
 
 // Only the site's own files are answered here: the page, what is precached and what is kept once
 // fetched. Any other request (a browser's own favicon.ico, say) goes to the network untouched, so
 // that its failure offline is the browser's plain one.
 self.addEventListener("fetch", (event) => {
+  lastRequestAt = performance.now();
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;

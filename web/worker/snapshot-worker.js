@@ -11,6 +11,7 @@
 // true|false}, or {saved: false, error} (then a later visit starts afresh and tries again, unless it
 // was a lack of space: snapshot-state.js); never an error shown.
 
+import "./lifetime.js"; // first: the page can tell when this worker has ended
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PRE_IMPORTS, SNAPSHOT_KEY, saveSnapshot } from "./snapshot.js";
 import { importPackages } from "./snapshot-packages.js";

@@ -35,6 +35,7 @@
 //
 // This file holds no Python source: it imports the package and calls its functions.
 
+import "./lifetime.js"; // first: the page can tell when this worker has ended
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { RUNTIME } from "./runtime.js";
 import { receiveSnapshotNews, takeSnapshot } from "./snapshot.js";

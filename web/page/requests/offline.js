@@ -92,15 +92,28 @@ export function showAppNote(kind, registration = null) {
 }
 
 /** Reload: the waiting version takes over, then the page reloads (on controllerchange). The new
- * version becomes active only once the old service worker has stopped. Our workers end first:
- * a fetch of theirs reaching the old worker while it stops starts it again, and Chromium then waits
- * for it to be idle for its timeout (30 s; 5 minutes with DevTools attached) before the takeover.
- * Their fetches come at any moment (a goal's files, the snapshot's worker starting Pyodide), and
- * the page reloads anyway. */
-export function reloadForUpdate() {
+ * version becomes active only once the old service worker has stopped, and a fetch reaching it as
+ * it stops starts it again: Chromium then waits for it to be idle for its timeout (30 s; 5 minutes
+ * with DevTools attached) before the takeover. So the new version is told to take over only once
+ * our workers have ended (requests.js: endWorker; their fetches come at any moment: a goal's
+ * files, the snapshot's worker starting Pyodide) and the old service worker has had no request
+ * for a moment (sw.js: quiet), none of theirs still on its way. Pressed again meanwhile, Reload
+ * reloads the page as it stands. */
+export async function reloadForUpdate() {
   const waiting = store.appNote?.registration?.waiting;
-  if (!waiting) return location.reload();
+  if (!waiting || updating) return location.reload();
   updating = true;
-  endWorker();
+  await endWorker();
+  await serviceWorkerQuiet();
   waiting.postMessage({ type: "skip-waiting" });
+}
+
+/** Resolves once the service worker in control says no request has reached it for a moment. */
+function serviceWorkerQuiet() {
+  const controller = navigator.serviceWorker.controller;
+  if (!controller) return Promise.resolve();
+  const channel = new MessageChannel();
+  const answered = new Promise((resolve) => (channel.port1.onmessage = resolve));
+  controller.postMessage({ type: "quiet" }, [channel.port2]);
+  return answered;
 }

@@ -101,9 +101,11 @@ function startPack(variant) {
 }
 
 /** A new version takes over and the page reloads (offline.js: reloadForUpdate): the worker and
- * the one taking a snapshot end first, with nothing said. */
+ * the one taking a snapshot end first, with nothing said. Resolves once they have ended. */
 export function endWorker() {
-  worker?.terminate();
+  if (!worker) return Promise.resolve();
+  worker.terminate();
+  return worker.ended();
 }
 
 /** The page itself did not load (rules.json): the worker stops, the failure is said. */

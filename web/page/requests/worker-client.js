@@ -8,13 +8,22 @@ function takeEarlyWorker() {
   return early;
 }
 
+/** A name of its own for a client's workers: the Web Lock they hold while they live
+ * (web/worker/lifetime.js; index.html names its early worker the same way). */
+function lifetimeName() {
+  return `yacht-worker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 /** Messages to the worker: each request has an id; its reply settles the request's promise. */
 export class WorkerClient {
   constructor(onProgress, onRecovered = () => {}, onPack = () => {}) {
     this.pending = new Map();
     this.nextId = 1;
     const early = takeEarlyWorker();
-    this.worker = early?.worker ?? new Worker(new URL("worker.js", document.baseURI), { type: "module" });
+    /** The worker and the one taking a snapshot hold a shared Web Lock of this name while they live. */
+    this.name = early?.name ?? lifetimeName();
+    this.worker =
+      early?.worker ?? new Worker(new URL("worker.js", document.baseURI), { type: "module", name: this.name });
     this.worker.onmessage = ({ data }) => {
       if (data.type === "progress") return onProgress(data);
       if (data.type === "recovered") return onRecovered(data);
@@ -46,7 +55,7 @@ export class WorkerClient {
     this.snapshotTaker?.terminate();
     this.snapshotTaker = null;
     if (action !== "start") return;
-    const taker = new Worker(new URL("snapshot-worker.js", document.baseURI), { type: "module" });
+    const taker = new Worker(new URL("snapshot-worker.js", document.baseURI), { type: "module", name: this.name });
     taker.onmessage = ({ data }) => this.worker.postMessage({ snapshot: data });
     taker.onerror = (event) => {
       event.preventDefault();
@@ -78,6 +87,14 @@ export class WorkerClient {
     this.worker.terminate();
     this.failure = { kind: "cancelled", message: "stopped" };
     this.failAll(this.failure);
+  }
+
+  /** Resolves once this client's workers have ended (after terminate): the browser gives the page
+   * their Web Lock only when none of them is left, with no code of theirs still running and so no
+   * fetch of theirs still to come. Resolves at once without Web Locks (then they may be ending). */
+  ended() {
+    if (!navigator.locks) return Promise.resolve();
+    return navigator.locks.request(this.name, { mode: "exclusive" }, () => {}).catch(() => {});
   }
 }
 
