@@ -67,29 +67,34 @@ def build_law(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes, s
 
 
 def build_quantiles(out: Path, kind: str, name: str, tilde: np.ndarray, data: bytes, shared: Shared) -> tuple:
-    """The crossings of R and S (``yacht.chances.quantiles``), read from the reach and law chunks
-    built before it into ``out`` (the registry's order)."""
-    solved, crossed = timed(chunk_crossings, out, name)
+    """The crossings of R and S (``yacht.chances.quantiles``): of the reach and law solved in this
+    run (``shared.current``), each read as its chunks store it; of a curve not solved in this run
+    (up to date), read from its chunks in ``out`` (built before it: the registry's order)."""
+    solved, crossed = timed(crossings_of, out, name, shared)
     encoded = quantiles.encode(name, crossed["law"], crossed["reach"])
     written, path = timed(write_bytes, out / file_name(kind, name), encoded)
     return solved, written, f"{len(crossed['law']):,} states, wrote {path} ({len(encoded):,} bytes)"
 
 
-def chunk_crossings(out: Path, name: str) -> dict[str, np.ndarray]:
-    """Per curve ("law", "reach"), the crossings (N, L) of every state the file holds, in its row order,
-    from the chunks in ``out``, read by two forked workers."""
-    tasks = [
-        (out, name, quantity, first, min(first + 256, FULL_MASK))
-        for quantity in quantiles.CURVES
-        for first in range(0, FULL_MASK, 256)
-    ]
-    parts = fork_map(_masks_crossings, tasks)
-    return {
-        q: np.concatenate([p for task, p in zip(tasks, parts, strict=True) if task[2] == q]) for q in quantiles.CURVES
-    }
+def crossings_of(out: Path, name: str, shared: Shared) -> dict[str, np.ndarray]:
+    """Per curve ("law", "reach"), the crossings (N, L) of every state the file holds, in its row
+    order: from the curve's array solved in this run (``shared.current``; the two curves by two
+    forked workers), else from its chunks in ``out``: the same numbers either way."""
+    solved = [q for q in quantiles.CURVES if q in shared.current]
+    parts = fork_map(lambda q: quantiles.solved_crossings(shared.current[q], q), [(q,) for q in solved])
+    unsolved = [q for q in quantiles.CURVES if q not in solved]
+    return {**dict(zip(solved, parts, strict=True)), **chunk_crossings(out, name, unsolved)}
 
 
-def _masks_crossings(out: Path, name: str, quantity: str, first: int, stop: int) -> np.ndarray:
+def chunk_crossings(out: Path, name: str, curves: tuple[str, ...] | list[str] = quantiles.CURVES) -> dict:
+    """Per curve of ``curves`` ("law", "reach"), the crossings (N, L) of every state the file holds,
+    in its row order, from the chunks in ``out``, read by two forked workers."""
+    tasks = [(out, name, q, first, min(first + 256, FULL_MASK)) for q in curves for first in range(0, FULL_MASK, 256)]
+    parts = fork_map(masks_crossings, tasks)
+    return {q: np.concatenate([p for task, p in zip(tasks, parts, strict=True) if task[2] == q]) for q in curves}
+
+
+def masks_crossings(out: Path, name: str, quantity: str, first: int, stop: int) -> np.ndarray:
     """The crossings of ``quantity``'s curve of the states of masks ``first`` … ``stop`` − 1."""
     masks = [m for m in range(first, stop) if quantiles.stored(m)]
     chunks = Tables(out).chunks_of(name, {quantity: masks})[quantity]

@@ -34,7 +34,8 @@ class Shared:
     variant alone); ``source``, the variant whose work is kept (the first built, once its Ẽ is
     solved); ``values[kind]`` its solved array of a kind (``spread``'s moments, ``reach``,
     ``law``, ``coach``) and ``chunks[kind]`` its chunk files of ``masks`` (mask → bytes), kept
-    while a later variant can read them."""
+    while a later variant can read them; ``current[kind]``, the solved arrays of the variant
+    being built (until the next ``start``), for the kinds built from them after it."""
 
     def __init__(self, variants: list[Variant]) -> None:
         self.masks = np.arange(N_MASKS)
@@ -45,11 +46,13 @@ class Shared:
         self.tilde: np.ndarray | None = None
         self.values: dict[str, np.ndarray] = {}
         self.chunks: dict[str, dict[int, bytes]] = {}
+        self.current: dict[str, np.ndarray] = {}
 
     def start(self, variant: Variant, tilde: np.ndarray) -> None:
         """Variant ``variant`` is built next, on its solved Ẽ ``tilde`` (4096, 64): the first
         becomes the source; a later one must agree with it on every state of ``masks``
         (RuntimeError if not: the solves would not be the same game)."""
+        self.current = {}
         if self.source is None:
             self.source, self.tilde = variant.name, tilde
             return
@@ -75,6 +78,8 @@ class Shared:
         return variant.name == self.source and self.order.index(variant.name) < len(self.order) - 1
 
     def keep(self, kind: str, variant: Variant, values: np.ndarray) -> None:
-        """The source's solved ``values`` of ``kind``, kept if a later variant will read them."""
+        """The solved ``values`` of ``kind`` of ``variant``, the one being built (``current``);
+        kept for a later variant too if it will read them (the source's)."""
+        self.current[kind] = values
         if self.keeps(variant):
             self.values[kind] = values

@@ -10,7 +10,7 @@ import zlib
 import numpy as np
 import pytest
 from yacht.api import advise_query
-from yacht.chances import quantiles
+from yacht.chances import quantiles, reach_table
 from yacht.chances.goal import ESTIMATED, REACH_SOLVED_FREE
 from yacht.chances.reach import canonical_states, max_future_table
 from yacht.core.categories import FULL_MASK
@@ -18,6 +18,8 @@ from yacht.core.position import Position, format_query, free_categories, parse_q
 from yacht.core.rules import VARIANTS, possible_scores
 from yacht.core.table import TableError, container
 from yacht.loader import DEFAULT_TABLES, QuantilesMissing, Tables, every_file
+
+from build_table.kinds import masks_crossings
 
 VARIANT_NAMES = sorted(VARIANTS)
 
@@ -177,3 +179,25 @@ def test_the_file_holds_no_mask_an_estimate_does_not_read(shipped) -> None:
     assert not quantiles.stored(few) and quantiles.stored(few & ~8)
     with pytest.raises(ValueError, match="no state of mask 4088: fewer than 4 free categories"):
         decoded.chunk("reach", few)
+
+
+def test_the_crossings_of_solved_curves_are_those_of_their_chunks_and_of_the_shipped_file(shipped) -> None:
+    """The build reads the crossings from the reach and law it has just solved
+    (``quantiles.solved_crossings``), each as its chunks store it, not from the chunks: from the
+    shipped chunks' values of masks 0–255 moved by up to 0.45 of a chunk's step (what a chunk
+    rounds away), they are the chunks' own crossings (read from their files, as a build that
+    solved neither curve reads them) and the shipped file's rows of those masks."""
+    name, rng, masks = "official", np.random.default_rng(52), list(range(256))
+    tables, rows = Tables(DEFAULT_TABLES), quantiles.row_offsets()[256]
+    decoded = quantiles.decode(shipped[name], variant=name)
+    for quantity in quantiles.CURVES:
+        chunks = tables.chunks_of(name, {quantity: masks})[quantity]
+        values = np.zeros((FULL_MASK + 1, 64, max(c.values.shape[1] for c in chunks.values())))
+        for mask, chunk in chunks.items():
+            values[mask, :, : chunk.values.shape[1]] = chunk.values
+        inside = (values > 0) & (values < 1)
+        values[inside] += rng.uniform(-0.45, 0.45, inside.sum()) / reach_table.SCALE
+        crossed = quantiles.solved_crossings(values, quantity)[:rows]
+        np.testing.assert_array_equal(crossed, masks_crossings(DEFAULT_TABLES, name, quantity, 0, 256))
+        shown = np.rint(crossed * quantiles.RESOLUTION) / quantiles.RESOLUTION
+        np.testing.assert_array_equal(shown, decoded.crossed[quantity][:rows])

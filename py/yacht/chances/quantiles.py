@@ -57,7 +57,7 @@ from ..core.table import TableError, container, inflate, open_container, read_he
 from ..core.table_kinds import file_name as kind_file_name
 from .outcome import canonical_nu
 from .reach import canonical_states, max_future_table
-from .reach_table import Chunk
+from .reach_table import Chunk, stored_values
 
 MAGIC: Final = b"\x89YQUANT\n"
 VERSION: Final = (1, 0)
@@ -139,10 +139,23 @@ def crossings(curves: np.ndarray, quantity: str) -> np.ndarray:
     k around it."""
     levels = chances(quantity)
     rows = np.arange(len(curves))[:, None]
-    before = (curves[:, :, None] >= levels).sum(axis=1) - 1  # the last k with C ≥ p
+    before = np.stack([(curves >= p).sum(axis=1) for p in levels], axis=1) - 1  # the last k with C ≥ p
     high = curves[rows, before]
     low = curves[rows, np.minimum(before + 1, curves.shape[1] - 1)]
     return before + (high - levels) / np.maximum(high - low, 1e-12)
+
+
+def solved_crossings(values: np.ndarray, quantity: str, batch: int = 4096) -> np.ndarray:
+    """(N, L) ``crossings`` of every state the file holds, in its row order, from ``values``, a
+    solved (4096, 64, W) array of ``quantity`` (``reach.empty_reach``'s layout) read as its chunks
+    store it (``reach_table.stored_values``): the same numbers as from the chunks themselves, a
+    ``batch`` of states at a time."""
+    masks, nus = stored_states()
+    parts = [
+        crossings(stored_values(values[masks[s : s + batch], nus[s : s + batch]]), quantity)
+        for s in range(0, len(masks), batch)
+    ]
+    return np.concatenate([np.zeros((0, len(LEVELS[quantity]))), *parts])
 
 
 def encode(variant: str, law: np.ndarray, reach: np.ndarray) -> bytes:

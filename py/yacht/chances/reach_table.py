@@ -186,6 +186,12 @@ def chunk_for_variant(data: bytes, variant: str, mask: int, quantity: str) -> by
     return container(MAGIC, VERSION, {**header, "variant": variant}, payload)
 
 
+def stored_values(values: np.ndarray) -> np.ndarray:
+    """R (any shape, 1 at k = 0, 0 past each row's end) as a chunk stores it: q / 65535 with
+    q = round(R × 65535), the values ``decode_chunk`` gives back, bit for bit (a new array)."""
+    return np.rint(values * SCALE) / SCALE
+
+
 def _drops(variant: str, mask: int, values: np.ndarray) -> np.ndarray:
     """(rows, W) int64 the drops of each row of ``mask``'s chunk (``q = round(R × 65535)`` with
     q(0) = 65535, zero past the row's end), W its longest row; ValueError naming the first row
