@@ -33,42 +33,73 @@
   };
   const quote = (text) => JSON.stringify(text.trim().replace(/\s+/g, " ").slice(0, 60));
 
+  // What depends on the computed style alone (not on where the page is scrolled) is worked out once
+  // per element in a call of yachtLayoutFaults: `known` (emptied at its start) holds it.
+  let known = new Map();
+  const facts = (e) => {
+    let fact = known.get(e);
+    if (!fact) known.set(e, (fact = { style: getComputedStyle(e) }));
+    return fact;
+  };
+  const styleOf = (e) => facts(e).style;
+  const NO_CLIPPERS = Object.freeze([]);
+
   /** Not drawn for the eye: not displayed, hidden, or kept for screen readers only. */
   const unseen = (e) => {
-    for (let node = e; node && node !== document.documentElement; node = node.parentElement) {
-      if (node.hidden || node.classList?.contains("visually-hidden")) return true;
-      const style = getComputedStyle(node);
-      if (style.display === "none" || style.visibility === "hidden" || Number(style.opacity) === 0) return true;
-      if (style.position === "absolute" && style.clip === "rect(0px, 0px, 0px, 0px)") return true; // for screen readers
+    if (!e || e === document.documentElement) return false;
+    const fact = facts(e);
+    if (fact.unseen === undefined) {
+      const style = fact.style;
+      fact.unseen =
+        e.hidden ||
+        e.classList?.contains("visually-hidden") ||
+        style.display === "none" ||
+        style.visibility === "hidden" ||
+        Number(style.opacity) === 0 ||
+        (style.position === "absolute" && style.clip === "rect(0px, 0px, 0px, 0px)") || // for screen readers
+        unseen(e.parentElement);
     }
-    return false;
+    return fact.unseen;
   };
 
   /** `e` and its ancestors that clip their content (overflow hidden or clip on either axis). */
   const clippers = (e) => {
-    const out = [];
-    for (let node = e; node && node !== document.documentElement; node = node.parentElement) {
-      const style = getComputedStyle(node);
+    if (!e || e === document.documentElement) return NO_CLIPPERS;
+    const fact = facts(e);
+    if (fact.clippers === undefined) {
+      const style = fact.style;
       const clips = [style.overflowX, style.overflowY].some((v) => v === "hidden" || v === "clip");
-      if (clips) out.push(node);
+      fact.clippers = clips ? [e, ...clippers(e.parentElement)] : clippers(e.parentElement);
     }
-    return out;
+    return fact.clippers;
+  };
+
+  /** The text nodes drawn on the page, each with its element and its line height (NaN for
+   * "normal"): the same wherever the page is scrolled, found once per call (`known`). */
+  const textNodes = () => {
+    if (!known.has(document)) {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const out = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.data.trim()) continue;
+        const element = node.parentElement;
+        if (!element || unseen(element) || element.closest("script, style, title, option")) continue;
+        out.push({ node, element, line: parseFloat(styleOf(element).lineHeight) });
+      }
+      known.set(document, out);
+    }
+    return known.get(document);
   };
 
   /** The text nodes drawn on the page, each with its element and its boxes (one per line). */
   function textBoxes() {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const out = [];
     const range = document.createRange();
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.data.trim()) continue;
-      const element = node.parentElement;
-      if (!element || unseen(element) || element.closest("script, style, title, option")) continue;
+    for (const { node, element, line } of textNodes()) {
       range.selectNodeContents(node);
       // A text box is the font's ascent and descent; where they pass the line's own height (a
       // CJK font's 1.45 em in a 1.1 em line, as Firefox measures a Japanese page) the letters
       // stay within the line: the box is taken as tall as the line, about its middle.
-      const line = parseFloat(getComputedStyle(element).lineHeight); // NaN for "normal"
       const rects = [...range.getClientRects()]
         .filter((r) => r.width > 0.5 && r.height > 0.5)
         .map((r) => {
@@ -100,7 +131,7 @@
       for (const clip of clippers(element)) {
         const box = contentBox(clip);
         if (rects.every((r) => inside(r, box))) continue;
-        const elided = getComputedStyle(clip).textOverflow === "ellipsis";
+        const elided = styleOf(clip).textOverflow === "ellipsis";
         if (elided && !/\d/.test(node.data)) continue; // words elided with "…": allowed
         const what = elided ? "a number cut by an ellipsis" : "clipped text";
         faults.push(`${what}: ${quote(node.data)} in ${describe(element)}, cut by ${describe(clip)}`);
@@ -112,13 +143,17 @@
 
   /** The nearest ancestor of `e` drawn with a border on every side, or null. */
   const frame = (e) => {
-    for (let node = e; node && node !== document.body; node = node.parentElement) {
-      const style = getComputedStyle(node);
+    if (!e || e === document.body) return null;
+    const fact = facts(e);
+    if (fact.frame === undefined) {
+      const style = fact.style;
       const sides = ["Top", "Right", "Bottom", "Left"];
-      if (sides.every((side) => parseFloat(style[`border${side}Width`]) > 0 && style[`border${side}Style`] !== "none"))
-        return node;
+      const framed = sides.every(
+        (side) => parseFloat(style[`border${side}Width`]) > 0 && style[`border${side}Style`] !== "none",
+      );
+      fact.frame = framed ? e : frame(e.parentElement);
     }
-    return null;
+    return fact.frame;
   };
 
   function textOutOfFrame(boxes) {
@@ -199,7 +234,7 @@
     const top = document.elementFromPoint(x, y);
     if (!top || element.contains(top) || top.contains(element)) return false;
     for (let node = top; node && node !== document.body; node = node.parentElement) {
-      if (getComputedStyle(node).position === "fixed") return !node.contains(element);
+      if (styleOf(node).position === "fixed") return !node.contains(element);
     }
     return false;
   }
@@ -254,7 +289,7 @@
   /** The element a control is seen and tapped as: a radio or checkbox drawn by its label. */
   const target = (control) => {
     if (control.matches('input[type="radio"], input[type="checkbox"]') && control.closest("label")) {
-      const style = getComputedStyle(control);
+      const style = styleOf(control);
       const r = control.getBoundingClientRect();
       if (Number(style.opacity) === 0 || r.width <= 1 || r.height <= 1) return control.closest("label");
     }
@@ -315,6 +350,7 @@
   /** Every fault of the page as it is drawn now, the whole page one screen at a time (scrolled
    * back where it was). */
   window.yachtLayoutFaults = () => {
+    known = new Map();
     const scrolled = scrollY;
     const covered = new Set();
     const texts = new Set();
