@@ -187,8 +187,7 @@ def chunk_for_variant(data: bytes, variant: str, mask: int, quantity: str) -> by
 
 
 def stored_values(values: np.ndarray) -> np.ndarray:
-    """R (any shape, 1 at k = 0, 0 past each row's end) as a chunk stores it: q / 65535 with
-    q = round(R × 65535), the values ``decode_chunk`` gives back, bit for bit (a new array)."""
+    """R as a chunk stores it, round(R × 65535) / 65535: what ``decode_chunk`` gives back, bit for bit."""
     return np.rint(values * SCALE) / SCALE
 
 
