@@ -75,20 +75,21 @@
   };
 
   /** The text nodes drawn on the page, each with its element and its line height (NaN for
-   * "normal"): the same wherever the page is scrolled, found once per call (`known`). */
+   * "normal"): the same wherever the page is scrolled, found once per call (`drawnText`, emptied
+   * at its start with `known`). */
+  let drawnText = null;
   const textNodes = () => {
-    if (!known.has(document)) {
+    if (!drawnText) {
+      drawnText = [];
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      const out = [];
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         if (!node.data.trim()) continue;
         const element = node.parentElement;
         if (!element || unseen(element) || element.closest("script, style, title, option")) continue;
-        out.push({ node, element, line: parseFloat(styleOf(element).lineHeight) });
+        drawnText.push({ node, element, line: parseFloat(styleOf(element).lineHeight) });
       }
-      known.set(document, out);
     }
-    return known.get(document);
+    return drawnText;
   };
 
   /** The text nodes drawn on the page, each with its element and its boxes (one per line). */
@@ -351,6 +352,7 @@
    * back where it was). */
   window.yachtLayoutFaults = () => {
     known = new Map();
+    drawnText = null;
     const scrolled = scrollY;
     const covered = new Set();
     const texts = new Set();
